@@ -1,0 +1,141 @@
+"""`wordle-pipeline`: the command each Snakemake rule runs, one subcommand per stage.
+
+Every subcommand calls one `pipeline` function. A PipelineError (bad input, missing data,
+no network) is printed as one clear line and exits with status 1, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from pipeline.errors import PipelineError
+
+log = logging.getLogger("pipeline")
+
+
+def _fetch_source(args: argparse.Namespace) -> None:
+    from pipeline.sources import fetch_source, resolve_mirror
+
+    fetch_source(
+        args.name,
+        json.loads(args.spec),
+        args.output,
+        args.provenance,
+        mirror=resolve_mirror(args.mirror),
+        timeout=args.timeout,
+        retries=args.retries,
+        expected_fingerprint=args.fingerprint or None,
+    )
+
+
+def _build_word_index(args: argparse.Namespace) -> None:
+    from pipeline.words import write_word_index
+
+    write_word_index(args.allowed, args.answers, args.output)
+
+
+def _build_commonness(args: argparse.Namespace) -> None:
+    from pipeline.commonness import write_commonness
+
+    write_commonness(
+        args.words, args.frequency, args.output, n_common=args.n_common, width=args.width
+    )
+
+
+def _compute_pattern_chunk(args: argparse.Namespace) -> None:
+    from pipeline.matrix import write_pattern_chunk
+
+    write_pattern_chunk(
+        args.words,
+        args.output,
+        chunk=args.chunk,
+        chunk_rows=args.chunk_rows,
+        columns=args.columns,
+        zstd_level=args.zstd_level,
+    )
+
+
+def _index_pattern_chunks(args: argparse.Namespace) -> None:
+    from pipeline.matrix import write_chunk_index
+
+    write_chunk_index(
+        args.words, args.chunks, args.output, chunk_rows=args.chunk_rows, columns=args.columns
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="wordle-pipeline", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, run: Callable[[argparse.Namespace], None], help: str):
+        sub = commands.add_parser(name, help=help, description=help)
+        sub.set_defaults(run=run)
+        return sub
+
+    fetch = command("fetch-source", _fetch_source, "Download (or copy from a mirror) a raw input")
+    fetch.add_argument("--name", required=True, help="source name, e.g. allowed")
+    fetch.add_argument("--spec", required=True, help="the source's config entry as JSON")
+    fetch.add_argument("--mirror", default="", help="mirror folder (WORDLE_MIRROR overrides)")
+    fetch.add_argument("--fingerprint", default="", help="source fingerprint planned by Snakemake")
+    fetch.add_argument("--timeout", type=float, default=60.0, help="seconds per attempt")
+    fetch.add_argument("--retries", type=int, default=3, help="extra attempts after a failure")
+    fetch.add_argument("--provenance", type=Path, required=True, help="provenance JSON to write")
+    fetch.add_argument("--output", type=Path, required=True, help="raw file to write")
+
+    words = command("build-word-index", _build_word_index, "Build words.parquet from two lists")
+    words.add_argument("--allowed", type=Path, required=True, help="allowed-guess list")
+    words.add_argument("--answers", type=Path, required=True, help="answer list")
+    words.add_argument("--output", type=Path, required=True, help="words.parquet to write")
+
+    common = command("build-commonness", _build_commonness, "Build commonness.parquet")
+    common.add_argument("--words", type=Path, required=True, help="words.parquet")
+    common.add_argument("--frequency", type=Path, required=True, help="frequency counts file")
+    common.add_argument("--n-common", type=int, required=True, help="words counted as common")
+    common.add_argument("--width", type=float, required=True, help="sigmoid x range width")
+    common.add_argument("--output", type=Path, required=True, help="commonness.parquet")
+
+    for name, run, help in (
+        ("compute-pattern-chunk", _compute_pattern_chunk, "Compute one chunk of pattern rows"),
+        ("index-pattern-chunks", _index_pattern_chunks, "Check chunks and write their index"),
+    ):
+        sub = command(name, run, help)
+        sub.add_argument("--words", type=Path, required=True, help="words.parquet")
+        sub.add_argument("--chunk-rows", type=int, required=True, help="guess rows per chunk")
+        sub.add_argument(
+            "--columns",
+            choices=("answers", "guesses"),
+            default="answers",
+            help="matrix columns: the answers, or every guess (square matrix)",
+        )
+        if name == "compute-pattern-chunk":
+            sub.add_argument("--chunk", type=int, required=True, help="chunk number, from 0")
+            sub.add_argument("--zstd-level", type=int, default=9, help="zstd level")
+            sub.add_argument("--output", type=Path, required=True, help="chunk file to write")
+        else:
+            sub.add_argument("--chunks", type=Path, nargs="+", required=True, help="chunk files")
+            sub.add_argument("--output", type=Path, required=True, help="index JSON to write")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        args.run(args)
+    except PipelineError as error:
+        log.error("%s", error)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""How likely each guess word is to be a common word, from its frequency rank.
+
+Method (3Blue1Brown's): sort the N words by count ascending (ties by word, so the
+order is deterministic), lay x evenly over [c - w/2, c + w/2] with
+c = w * (-0.5 + n_common / N), and take p_common = 1 / (1 + e^-x). The n_common-th most
+common word lands near x = 0 (p = 0.5), the most common at x = w * n_common / N.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from pipeline.frequency import read_frequency_counts
+from pipeline.parquet import write_parquet
+from pipeline.words import load_word_index
+
+log = logging.getLogger(__name__)
+
+COMMONNESS_SCHEMA = pa.schema(
+    [
+        pa.field("word_id", pa.int32(), nullable=False),
+        pa.field("word", pa.string(), nullable=False),
+        pa.field("count", pa.int64(), nullable=False),
+        pa.field("frequency_rank", pa.int32(), nullable=False),
+        pa.field("x", pa.float64(), nullable=False),
+        pa.field("p_common", pa.float64(), nullable=False),
+    ]
+)
+
+
+def sigmoid_positions(n_words: int, n_common: int, width: float) -> np.ndarray:
+    """x for the words in ascending-count order: evenly spaced over [c - w/2, c + w/2]."""
+    centre = width * (-0.5 + n_common / n_words)
+    return np.linspace(centre - width / 2, centre + width / 2, n_words)
+
+
+def commonness_table(
+    words: Sequence[str], counts: Mapping[str, int], n_common: int, width: float
+) -> pa.Table:
+    """One row per word, in the given (word index) order."""
+    n_words = len(words)
+    if n_common > n_words:
+        log.warning(
+            "n_common (%d) exceeds the number of words (%d): every word sits above p = 0.5",
+            n_common,
+            n_words,
+        )
+    word_counts = np.array([counts.get(word, 0) for word in words], dtype=np.int64)
+    ascending = sorted(range(n_words), key=lambda i: (word_counts[i], words[i]))
+    x = np.empty(n_words, dtype=np.float64)
+    x[ascending] = sigmoid_positions(n_words, n_common, width)
+    rank = np.empty(n_words, dtype=np.int32)
+    rank[ascending] = np.arange(n_words, 0, -1, dtype=np.int32)
+    return pa.table(
+        {
+            "word_id": pa.array(np.arange(n_words, dtype=np.int32)),
+            "word": pa.array(list(words), pa.string()),
+            "count": pa.array(word_counts),
+            "frequency_rank": pa.array(rank),
+            "x": pa.array(x),
+            "p_common": pa.array(1.0 / (1.0 + np.exp(-x))),
+        },
+        schema=COMMONNESS_SCHEMA,
+    )
+
+
+def write_commonness(
+    words_path: str | Path,
+    frequency_path: str | Path,
+    output: str | Path,
+    *,
+    n_common: int,
+    width: float,
+) -> None:
+    """Build `commonness.parquet` from the word index and a frequency file."""
+    index = load_word_index(words_path)
+    counts = read_frequency_counts(frequency_path)
+    table = commonness_table(index.words, counts, n_common, width)
+    found = int(np.count_nonzero(table["count"].to_numpy()))
+    log.info(
+        "commonness: %d words, %d with a frequency count, n_common=%d, width=%s",
+        len(index.words),
+        found,
+        n_common,
+        width,
+    )
+    write_parquet(
+        table,
+        output,
+        inputs={"words": words_path, "frequency": frequency_path},
+        config={"n_common": n_common, "width": width},
+    )

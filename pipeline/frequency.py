@@ -1,0 +1,72 @@
+"""Word frequency counts from Kaggle's `unigram_freq.csv` or Norvig's `count_1w.txt`.
+
+Both hold the same Google Web Trillion Word counts in two layouts:
+- Kaggle: comma separated, a `word,count` header (columns may come in either order);
+- Norvig: tab separated `word<TAB>count`, no header.
+The layout is recognised from the first non-blank line. Counts are summed over case
+variants of a word, since the game does not distinguish them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from pipeline.errors import InputError
+from pipeline.words import decode_text
+
+MAX_SHOWN = 40
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "...")
+
+
+def _parse_count(path: str | Path, number: int, text: str) -> int:
+    try:
+        count = int(text.strip())
+    except ValueError:
+        raise InputError(path, f"count {_shown(text)} is not a whole number", number) from None
+    if count < 0:
+        raise InputError(path, f"count {count} is negative", number)
+    return count
+
+
+def read_frequency_counts(path: str | Path) -> dict[str, int]:
+    """Return lower-cased word -> summed count; malformed rows fail naming file and line."""
+    text = decode_text(path, Path(path).read_bytes())
+    lines = text.split("\n")
+    numbered = ((number, line.strip()) for number, line in enumerate(lines, start=1))
+    rows = [(number, line) for number, line in numbered if line]
+    if not rows:
+        raise InputError(path, "is empty: expected `word,count` rows or `word<TAB>count` lines")
+    first_number, first_line = rows[0]
+    if "\t" in first_line:
+        separator, word_column, count_column, body = "\t", 0, 1, rows
+    else:
+        separator = ","
+        header = [name.strip().lower() for name in first_line.split(",")]
+        missing = [name for name in ("word", "count") if name not in header]
+        if missing:
+            raise InputError(
+                path,
+                f"header {_shown(first_line)} lacks column(s) {', '.join(missing)}: expected "
+                "Kaggle's `word,count` header or Norvig's tab-separated `word<TAB>count` lines",
+                first_number,
+            )
+        word_column, count_column, body = header.index("word"), header.index("count"), rows[1:]
+    width = max(word_column, count_column) + 1
+    counts: dict[str, int] = defaultdict(int)
+    for number, line in body:
+        fields = line.split(separator)
+        if len(fields) < width:
+            raise InputError(
+                path, f"row {_shown(line)} has {len(fields)} field(s), expected {width}", number
+            )
+        word = fields[word_column].strip().lower()
+        if not word:
+            raise InputError(path, "row has an empty word", number)
+        counts[word] += _parse_count(path, number, fields[count_column])
+    if not counts:
+        raise InputError(path, "has a header but no counts", first_number)
+    return dict(counts)

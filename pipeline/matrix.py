@@ -1,0 +1,302 @@
+"""The pattern matrix on disk: row chunks as zstd-compressed `.npy`, an index, one loader.
+
+Rows are guesses and columns answers (or every guess, for the square matrix), both in
+`words.parquet` order. Chunk k holds rows [k * chunk_rows, min((k + 1) * chunk_rows, G)).
+Each chunk file is a single zstd frame whose payload is a standard `.npy` file, so
+`np.load(io.BytesIO(zstandard.decompress(data)))` reads it without this package.
+Later stages read the matrix only through `PatternMatrix`, which checks every chunk
+against the index (sha256, shape, dtype) and names the chunk when something is wrong.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import zstandard
+
+from pipeline.errors import InputError, PipelineError
+from pipeline.files import sha256_bytes, sha256_file, write_bytes_atomic, write_text_atomic
+from pipeline.patterns import encode_words, feedback_matrix, pattern_dtype
+from pipeline.words import WordIndex, load_word_index
+
+log = logging.getLogger(__name__)
+
+INDEX_FORMAT = 1
+COLUMN_KINDS = ("answers", "guesses")
+
+
+class PatternStoreError(PipelineError):
+    """A chunk file or the chunk index is missing, damaged or inconsistent."""
+
+
+def chunk_count(n_rows: int, chunk_rows: int) -> int:
+    """How many chunk files hold `n_rows` rows at `chunk_rows` rows each."""
+    if chunk_rows < 1:
+        raise PipelineError(f"patterns chunk_rows must be at least 1, got {chunk_rows}")
+    return math.ceil(n_rows / chunk_rows)
+
+
+def chunk_bounds(chunk: int, n_rows: int, chunk_rows: int) -> tuple[int, int]:
+    """Row range [start, stop) of chunk number `chunk`."""
+    count = chunk_count(n_rows, chunk_rows)
+    if not 0 <= chunk < count:
+        raise PipelineError(f"chunk {chunk} does not exist: {n_rows} rows make {count} chunks")
+    return chunk * chunk_rows, min((chunk + 1) * chunk_rows, n_rows)
+
+
+def column_rows(index: WordIndex, columns: str) -> np.ndarray:
+    """The word_id of every matrix column: the answers, or all guesses (square matrix)."""
+    if columns == "answers":
+        return index.answer_rows
+    if columns == "guesses":
+        return np.arange(len(index.words), dtype=np.int64)
+    raise PipelineError(f"matrix columns must be one of {COLUMN_KINDS}, got {columns!r}")
+
+
+def encode_chunk(block: np.ndarray, zstd_level: int) -> bytes:
+    """A single zstd frame (content size recorded) holding `block` as a `.npy` file."""
+    payload = io.BytesIO()
+    np.save(payload, np.ascontiguousarray(block), allow_pickle=False)
+    return zstandard.ZstdCompressor(level=zstd_level).compress(payload.getvalue())
+
+
+def write_pattern_chunk(
+    words_path: str | Path,
+    output: str | Path,
+    *,
+    chunk: int,
+    chunk_rows: int,
+    columns: str = "answers",
+    zstd_level: int = 9,
+) -> None:
+    """Compute rows of chunk `chunk` against every column word and write the chunk file.
+
+    Needs only the word index: one chunk's rows are all it holds in memory, so chunk jobs
+    share nothing but files and run anywhere a cluster executor puts them.
+    """
+    index = load_word_index(words_path)
+    start, stop = chunk_bounds(chunk, len(index.words), chunk_rows)
+    encoded = encode_words(index.words)
+    block = feedback_matrix(encoded[start:stop], encoded[column_rows(index, columns)])
+    data = encode_chunk(block, zstd_level)
+    write_bytes_atomic(output, data)
+    log.info(
+        "chunk %d: rows %d-%d x %d %s columns, %s, %d bytes raw, %d compressed (%.1f%%)",
+        chunk,
+        start,
+        stop - 1,
+        block.shape[1],
+        columns,
+        block.dtype,
+        block.nbytes,
+        len(data),
+        100 * len(data) / max(block.nbytes, 1),
+    )
+
+
+def _read_npy_header(path: Path) -> tuple[tuple[int, ...], np.dtype]:
+    """Shape and dtype of a chunk file, from the first bytes of its payload only."""
+    try:
+        with open(path, "rb") as raw, zstandard.ZstdDecompressor().stream_reader(raw) as reader:
+            head = io.BytesIO(reader.read(4096))
+            major, _minor = np.lib.format.read_magic(head)
+            read_header = (
+                np.lib.format.read_array_header_1_0
+                if major == 1
+                else np.lib.format.read_array_header_2_0
+            )
+            shape, fortran, dtype = read_header(head)
+    except (OSError, ValueError, zstandard.ZstdError) as error:
+        raise PatternStoreError(f"{path}: not a zstd-compressed .npy chunk ({error})") from None
+    if fortran:
+        raise PatternStoreError(f"{path}: chunk is stored in Fortran order")
+    return tuple(shape), np.dtype(dtype)
+
+
+def write_chunk_index(
+    words_path: str | Path,
+    chunks: Sequence[str | Path],
+    output: str | Path,
+    *,
+    chunk_rows: int,
+    columns: str = "answers",
+) -> None:
+    """Check that the chunk files tile the matrix and write the JSON index the loader trusts."""
+    index = load_word_index(words_path)
+    n_rows = len(index.words)
+    n_columns = len(column_rows(index, columns))
+    dtype = np.dtype(pattern_dtype(index.length))
+    expected = chunk_count(n_rows, chunk_rows)
+    if len(chunks) != expected:
+        raise PatternStoreError(
+            f"{n_rows} rows at {chunk_rows} per chunk make {expected} chunks, got {len(chunks)}"
+        )
+    output = Path(output)
+    entries = []
+    for number, chunk_path in enumerate(chunks):
+        chunk_path = Path(chunk_path)
+        start, stop = chunk_bounds(number, n_rows, chunk_rows)
+        shape, chunk_dtype = _read_npy_header(chunk_path)
+        if shape != (stop - start, n_columns) or chunk_dtype != dtype:
+            raise PatternStoreError(
+                f"{chunk_path}: holds {shape} {chunk_dtype}, expected rows {start}-{stop - 1}: "
+                f"{(stop - start, n_columns)} {dtype}"
+            )
+        entries.append(
+            {
+                "file": chunk_path.resolve().relative_to(output.parent.resolve()).as_posix(),
+                "row_start": start,
+                "row_stop": stop,
+                "shape": list(shape),
+                "dtype": dtype.name,
+                "sha256": sha256_file(chunk_path),
+                "bytes": chunk_path.stat().st_size,
+            }
+        )
+    document = {
+        "format": INDEX_FORMAT,
+        "rows": "guesses",
+        "columns": columns,
+        "shape": [n_rows, n_columns],
+        "dtype": dtype.name,
+        "word_length": index.length,
+        "chunk_rows": chunk_rows,
+        "words_sha256": sha256_file(words_path),
+        "chunks": entries,
+    }
+    write_text_atomic(output, json.dumps(document, indent=2, sort_keys=True) + "\n")
+    raw = n_rows * n_columns * dtype.itemsize
+    stored = sum(entry["bytes"] for entry in entries)
+    log.info(
+        "pattern index: %d x %d %s in %d chunks, %d bytes raw, %d stored (%.1f%%)",
+        n_rows,
+        n_columns,
+        dtype.name,
+        len(entries),
+        raw,
+        stored,
+        100 * stored / max(raw, 1),
+    )
+
+
+@dataclass(frozen=True)
+class ChunkEntry:
+    path: Path
+    row_start: int
+    row_stop: int
+    shape: tuple[int, int]
+    dtype: np.dtype
+    sha256: str
+
+
+class PatternMatrix:
+    """Read access to a stored pattern matrix, checked against its index on every read."""
+
+    def __init__(self, index_path: str | Path) -> None:
+        self.index_path = Path(index_path)
+        try:
+            document = json.loads(self.index_path.read_text())
+            self.shape: tuple[int, int] = tuple(document["shape"])
+            self.dtype = np.dtype(document["dtype"])
+            self.columns: str = document["columns"]
+            self.word_length: int = document["word_length"]
+            self.words_sha256: str = document["words_sha256"]
+            self.chunks = [
+                ChunkEntry(
+                    self.index_path.parent / entry["file"],
+                    entry["row_start"],
+                    entry["row_stop"],
+                    tuple(entry["shape"]),
+                    np.dtype(entry["dtype"]),
+                    entry["sha256"],
+                )
+                for entry in document["chunks"]
+            ]
+        except FileNotFoundError:
+            raise PatternStoreError(f"{self.index_path}: pattern index is missing") from None
+        except (ValueError, KeyError, TypeError) as error:
+            raise InputError(self.index_path, f"is not a pattern index ({error})") from None
+        starts = [entry.row_start for entry in self.chunks]
+        stops = [entry.row_stop for entry in self.chunks]
+        if (
+            not self.chunks
+            or starts[0] != 0
+            or stops[-1] != self.shape[0]
+            or starts[1:] != stops[:-1]
+        ):
+            raise InputError(self.index_path, "chunks do not tile the matrix rows")
+        self._starts = np.array(starts, dtype=np.int64)
+
+    def check_words(self, words_path: str | Path) -> None:
+        """Fail unless the matrix was built from this very word index."""
+        if sha256_file(words_path) != self.words_sha256:
+            raise PatternStoreError(
+                f"{self.index_path}: built from another word index than {words_path}; rebuild it"
+            )
+
+    def chunk(self, number: int) -> np.ndarray:
+        """The rows of one chunk, after checking its bytes, shape and dtype."""
+        entry = self.chunks[number]
+        try:
+            data = entry.path.read_bytes()
+        except FileNotFoundError:
+            raise PatternStoreError(f"{entry.path}: chunk {number} is missing") from None
+        if sha256_bytes(data) != entry.sha256:
+            raise PatternStoreError(
+                f"{entry.path}: chunk {number} is altered or truncated (sha256 differs from "
+                f"{self.index_path}); rerun the pipeline to rebuild it"
+            )
+        try:
+            array = np.load(io.BytesIO(zstandard.decompress(data)), allow_pickle=False)
+        except (ValueError, OSError, zstandard.ZstdError) as error:
+            raise PatternStoreError(
+                f"{entry.path}: chunk {number} is unreadable ({error})"
+            ) from None
+        if array.shape != entry.shape or array.dtype != entry.dtype:
+            raise PatternStoreError(
+                f"{entry.path}: chunk {number} holds {array.shape} {array.dtype}, "
+                f"index says {entry.shape} {entry.dtype}"
+            )
+        return array
+
+    def iter_chunks(self) -> Iterator[tuple[int, int, np.ndarray]]:
+        """Yield (row_start, row_stop, rows) chunk by chunk: one chunk in memory at a time."""
+        for number, entry in enumerate(self.chunks):
+            yield entry.row_start, entry.row_stop, self.chunk(number)
+
+    def rows(self, row_ids: Sequence[int] | np.ndarray) -> np.ndarray:
+        """The given guess rows, in the given order, reading each needed chunk once."""
+        row_ids = np.asarray(row_ids, dtype=np.int64)
+        if row_ids.size and (row_ids.min() < 0 or row_ids.max() >= self.shape[0]):
+            raise PipelineError(f"row ids must lie in [0, {self.shape[0]})")
+        result = np.empty((row_ids.size, self.shape[1]), dtype=self.dtype)
+        owners = np.searchsorted(self._starts, row_ids, side="right") - 1
+        for number in np.unique(owners):
+            block = self.chunk(int(number))
+            wanted = np.flatnonzero(owners == number)
+            result[wanted] = block[row_ids[wanted] - self.chunks[number].row_start]
+        return result
+
+    def full(self) -> np.ndarray:
+        """The whole matrix (guesses x columns)."""
+        result = np.empty(self.shape, dtype=self.dtype)
+        for start, stop, block in self.iter_chunks():
+            result[start:stop] = block
+        return result
+
+
+def load_pattern_matrix(
+    index_path: str | Path, words_path: str | Path | None = None
+) -> PatternMatrix:
+    """Open a stored matrix; with `words_path`, also check it belongs to that word index."""
+    matrix = PatternMatrix(index_path)
+    if words_path is not None:
+        matrix.check_words(words_path)
+    return matrix

@@ -1,0 +1,257 @@
+"""Wordle feedback patterns: encode words, then compute guess x answer pattern matrices.
+
+A pattern id is sum(c_i * 3**i) with position 0 least significant and c = 0 grey,
+1 yellow, 2 green, so all green is 3**L - 1. Repeated letters follow Wordle exactly:
+greens first, then left to right a guess letter is yellow only while the answer still
+has an unmatched copy of it. The word length L always comes from the data.
+
+Matrices are indexed [guess, answer] (rows are guesses, columns are answers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+ALPHABET_SIZE = 26
+_COLOURS = "BYG"  # index = colour code: 0 grey (B), 1 yellow (Y), 2 green (G)
+_COLOUR_CODE = {"B": 0, "Y": 1, "G": 2}
+_MAX_LENGTH = 20  # 3**20 - 1 is the largest all-green id that fits in uint32
+_NUMPY_CHUNK_ELEMENTS = 1 << 22  # bounds the (rows, A, L, L) temporaries of the numpy baseline
+
+
+def encode_words(words: Sequence[str]) -> np.ndarray:
+    """Return an (n, L) uint8 array of letter codes 0..25, the input every kernel expects."""
+    if isinstance(words, str):
+        raise ValueError("encode_words expects a sequence of words, not a single string")
+    if len(words) == 0:
+        raise ValueError("cannot encode an empty word list")
+    length = len(words[0])
+    if length == 0:
+        raise ValueError("words must not be empty strings")
+    if length > _MAX_LENGTH:
+        raise ValueError(f"words of length {length} exceed the maximum of {_MAX_LENGTH}")
+    for index, word in enumerate(words):
+        if len(word) != length:
+            raise ValueError(
+                f"mixed word lengths: word {index} {word!r} has length {len(word)}, "
+                f"word 0 {words[0]!r} has length {length}"
+            )
+        if not (word.isascii() and word.isalpha() and word.islower()):
+            raise ValueError(f"word {index} {word!r} is not made only of lowercase letters a-z")
+    flat = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
+    return (flat - ord("a")).reshape(len(words), length)
+
+
+def pattern_dtype(length: int) -> np.dtype:
+    """Smallest unsigned dtype holding every pattern id of this length (uint8 for 5 letters)."""
+    if length < 1 or length > _MAX_LENGTH:
+        raise ValueError(f"word length must be between 1 and {_MAX_LENGTH}, got {length}")
+    n_patterns = 3**length
+    if n_patterns <= 1 << 8:
+        return np.dtype(np.uint8)
+    if n_patterns <= 1 << 16:
+        return np.dtype(np.uint16)
+    return np.dtype(np.uint32)
+
+
+def all_green(length: int) -> int:
+    """Pattern id of a solved guess: every position green."""
+    return 3**length - 1
+
+
+def _check_encoded(guesses: np.ndarray, answers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Validate two encoded word arrays and return them as C-contiguous uint8."""
+    guesses = np.asarray(guesses)
+    answers = np.asarray(answers)
+    for name, array in (("guesses", guesses), ("answers", answers)):
+        if array.ndim != 2:
+            raise ValueError(
+                f"{name} must be a 2-D (n, L) array of letter codes, not {array.ndim}-D"
+            )
+        if not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(f"{name} must hold integer letter codes, not {array.dtype}")
+        if array.size and (array.min() < 0 or array.max() >= ALPHABET_SIZE):
+            raise ValueError(f"{name} contains letter codes outside 0..{ALPHABET_SIZE - 1}")
+    if guesses.shape[1] != answers.shape[1]:
+        raise ValueError(
+            f"guesses have length {guesses.shape[1]} but answers have length {answers.shape[1]}"
+        )
+    pattern_dtype(guesses.shape[1])  # rejects unsupported lengths
+    return (
+        np.ascontiguousarray(guesses, dtype=np.uint8),
+        np.ascontiguousarray(answers, dtype=np.uint8),
+    )
+
+
+@njit(cache=True, nogil=True)
+def _letter_counts(answers_t: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """(26, A) table: how often each letter occurs in each answer."""
+    length, n_answers = answers_t.shape
+    counts = np.zeros((ALPHABET_SIZE, n_answers), dtype=np.uint8)
+    for i in range(length):
+        for j in range(n_answers):
+            counts[answers_t[i, j], j] += 1
+    return counts
+
+
+@njit(cache=True, nogil=True)
+def _feedback_kernel(
+    guesses: np.ndarray, answers_t: np.ndarray, counts: np.ndarray, out: np.ndarray
+) -> None:  # pragma: no cover - compiled
+    """Fill out[g, a] with the pattern id of guess g against answer a.
+
+    Answers come transposed (L, A) so that for one guess position the inner loop over
+    answers reads contiguous memory and vectorizes; it also writes one output row.
+    A guess letter that occurs once is yellow iff the answer contains it and the
+    position is not green. A repeated guess letter goes through exact Wordle counting:
+    available = count in answer - greens of that letter, then left to right each
+    non-green occurrence is yellow while available > 0.
+    """
+    n_guesses, length = guesses.shape
+    n_answers = answers_t.shape[1]
+    one = out.dtype.type(1)
+    two = out.dtype.type(2)
+    powers = np.empty(length, dtype=out.dtype)
+    power = 1
+    for i in range(length):
+        powers[i] = power
+        power *= 3
+    available = np.empty(n_answers, dtype=np.uint8)
+    group = np.empty(length, dtype=np.intp)
+    for g in range(n_guesses):
+        word = guesses[g]
+        row = out[g]
+        row[:] = 0
+        for i in range(length):
+            letter = word[i]
+            seen_before = False
+            for k in range(i):
+                if word[k] == letter:
+                    seen_before = True
+                    break
+            if seen_before:
+                continue  # handled with the first occurrence of this letter
+            size = 0
+            for k in range(i, length):
+                if word[k] == letter:
+                    group[size] = k
+                    size += 1
+            present = counts[letter]
+            if size == 1:
+                column = answers_t[i]
+                weight = powers[i]
+                for j in range(n_answers):
+                    code = (one if present[j] != 0 else 0) + (one if column[j] == letter else 0)
+                    row[j] += weight * code
+                continue
+            for j in range(n_answers):
+                available[j] = present[j]
+            for s in range(size):
+                column = answers_t[group[s]]
+                for j in range(n_answers):
+                    available[j] -= 1 if column[j] == letter else 0
+            for s in range(size):
+                column = answers_t[group[s]]
+                weight = powers[group[s]]
+                for j in range(n_answers):
+                    if column[j] == letter:
+                        row[j] += weight * two
+                    elif available[j] > 0:
+                        row[j] += weight
+                        available[j] -= 1
+
+
+def feedback_matrix(guesses: np.ndarray, answers: np.ndarray) -> np.ndarray:
+    """(G, A) pattern ids for encoded guesses (G, L) x answers (A, L), via the numba kernel."""
+    guesses, answers = _check_encoded(guesses, answers)
+    out = np.empty((guesses.shape[0], answers.shape[0]), dtype=pattern_dtype(guesses.shape[1]))
+    if out.size == 0:
+        return out
+    answers_t = np.ascontiguousarray(answers.T)
+    _feedback_kernel(guesses, answers_t, _letter_counts(answers_t), out)
+    return out
+
+
+def _numpy_block(guesses: np.ndarray, answers: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Pattern ids for one block of guess rows, by rank counting on broadcast arrays.
+
+    The r-th non-green occurrence (0-based, left to right) of a letter in the guess is
+    yellow iff r < the number of non-green positions of the answer holding that letter.
+    """
+    length = guesses.shape[1]
+    green = guesses[:, None, :] == answers[None, :, :]  # (g, A, L)
+    # unmatched[g, a, i]: non-green answer positions whose letter equals guess letter i
+    same_answer = guesses[:, None, :, None] == answers[None, :, None, :]  # (g, A, L, L)
+    unmatched = (same_answer & ~green[:, :, None, :]).sum(axis=3)
+    # rank[g, a, i]: earlier non-green guess positions with the same letter as position i
+    same_guess = guesses[:, :, None] == guesses[:, None, :]  # (g, L, L) [i, k]
+    earlier = same_guess & np.tri(length, k=-1, dtype=bool)[None, :, :]
+    rank = (earlier[:, None, :, :] & ~green[:, :, None, :]).sum(axis=3)
+    yellow = ~green & (rank < unmatched)
+    codes = 2 * green.astype(np.int64) + yellow
+    powers = 3 ** np.arange(length, dtype=np.int64)
+    return (codes @ powers).astype(dtype)
+
+
+def feedback_matrix_numpy(guesses: np.ndarray, answers: np.ndarray) -> np.ndarray:
+    """Plain vectorized numpy version of feedback_matrix: the exact baseline for benchmarks."""
+    guesses, answers = _check_encoded(guesses, answers)
+    n_guesses, length = guesses.shape
+    n_answers = answers.shape[0]
+    dtype = pattern_dtype(length)
+    out = np.empty((n_guesses, n_answers), dtype=dtype)
+    if out.size == 0:
+        return out
+    rows = max(1, _NUMPY_CHUNK_ELEMENTS // (n_answers * length * length))
+    for start in range(0, n_guesses, rows):
+        stop = min(start + rows, n_guesses)
+        out[start:stop] = _numpy_block(guesses[start:stop], answers, dtype)
+    return out
+
+
+def feedback(guess: str, answer: str) -> int:
+    """Pattern id of one guess against one answer (pure Python; no JIT start-up cost)."""
+    codes = encode_words([guess, answer])  # validates letters and equal length
+    guess_codes = codes[0].tolist()
+    answer_codes = codes[1].tolist()
+    colours = [0] * len(guess_codes)
+    unmatched = [0] * ALPHABET_SIZE
+    for i, (g, a) in enumerate(zip(guess_codes, answer_codes, strict=True)):
+        if g == a:
+            colours[i] = 2
+        else:
+            unmatched[a] += 1
+    for i, g in enumerate(guess_codes):
+        if colours[i] == 0 and unmatched[g] > 0:
+            colours[i] = 1
+            unmatched[g] -= 1
+    return sum(colour * 3**i for i, colour in enumerate(colours))
+
+
+def pattern_string(pattern_id: int, length: int) -> str:
+    """Human-readable pattern, position 0 first: B grey, Y yellow, G green (e.g. "BBYBY")."""
+    if length < 1:
+        raise ValueError(f"pattern length must be at least 1, got {length}")
+    if not 0 <= pattern_id <= all_green(length):
+        raise ValueError(f"pattern id {pattern_id} is outside 0..{all_green(length)}")
+    letters = []
+    for _ in range(length):
+        pattern_id, colour = divmod(pattern_id, 3)
+        letters.append(_COLOURS[colour])
+    return "".join(letters)
+
+
+def parse_pattern(text: str) -> int:
+    """Inverse of pattern_string: "BBYBY" (any case) -> pattern id."""
+    if not text:
+        raise ValueError("empty pattern string")
+    pattern_id = 0
+    for i, char in enumerate(text):
+        colour = _COLOUR_CODE.get(char.upper()) if char in "BYGbyg" else None
+        if colour is None:
+            raise ValueError(f"invalid colour {char!r} at position {i} in pattern {text!r}")
+        pattern_id += colour * 3**i
+    return pattern_id
