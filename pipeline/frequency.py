@@ -9,6 +9,7 @@ variants of a word, since the game does not distinguish them.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from pipeline.errors import InputError
 from pipeline.words import decode_text
 
 MAX_SHOWN = 40
+DIGITS = re.compile(r"[0-9]+")
 
 
 def _shown(text: str) -> str:
@@ -23,24 +25,25 @@ def _shown(text: str) -> str:
 
 
 def _parse_count(path: str | Path, number: int, text: str) -> int:
-    try:
-        count = int(text.strip())
-    except ValueError:
-        raise InputError(path, f"count {_shown(text)} is not a whole number", number) from None
-    if count < 0:
-        raise InputError(path, f"count {count} is negative", number)
-    return count
+    """A count is plain ASCII digits: no sign, separators, exponent or decimal point."""
+    text = text.strip()
+    if text.startswith("-") and DIGITS.fullmatch(text[1:]):
+        raise InputError(path, f"count {text} is negative", number)
+    if not DIGITS.fullmatch(text):
+        raise InputError(path, f"count {_shown(text)} is not a whole number", number)
+    return int(text)
 
 
 def read_frequency_counts(path: str | Path) -> dict[str, int]:
     """Return lower-cased word -> summed count; malformed rows fail naming file and line."""
     text = decode_text(path, Path(path).read_bytes())
     lines = text.split("\n")
-    numbered = ((number, line.strip()) for number, line in enumerate(lines, start=1))
-    rows = [(number, line) for number, line in numbered if line]
+    numbered = ((number, line.rstrip("\r")) for number, line in enumerate(lines, start=1))
+    rows = [(number, line) for number, line in numbered if line.strip()]
     if not rows:
         raise InputError(path, "is empty: expected `word,count` rows or `word<TAB>count` lines")
     first_number, first_line = rows[0]
+    first_line = first_line.strip()
     if "\t" in first_line:
         separator, word_column, count_column, body = "\t", 0, 1, rows
     else:
@@ -55,11 +58,11 @@ def read_frequency_counts(path: str | Path) -> dict[str, int]:
                 first_number,
             )
         word_column, count_column, body = header.index("word"), header.index("count"), rows[1:]
-    width = max(word_column, count_column) + 1
+    width = 2 if separator == "\t" else len(first_line.split(","))
     counts: dict[str, int] = defaultdict(int)
     for number, line in body:
         fields = line.split(separator)
-        if len(fields) < width:
+        if len(fields) != width:
             raise InputError(
                 path, f"row {_shown(line)} has {len(fields)} field(s), expected {width}", number
             )

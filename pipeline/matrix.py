@@ -101,23 +101,12 @@ def write_pattern_chunk(
     )
 
 
-def _read_npy_header(path: Path) -> tuple[tuple[int, ...], np.dtype]:
-    """Shape and dtype of a chunk file, from the first bytes of its payload only."""
+def _read_chunk_file(path: Path) -> np.ndarray:
+    """Decode a whole chunk file, so a truncated or damaged one never enters the index."""
     try:
-        with open(path, "rb") as raw, zstandard.ZstdDecompressor().stream_reader(raw) as reader:
-            head = io.BytesIO(reader.read(4096))
-            major, _minor = np.lib.format.read_magic(head)
-            read_header = (
-                np.lib.format.read_array_header_1_0
-                if major == 1
-                else np.lib.format.read_array_header_2_0
-            )
-            shape, fortran, dtype = read_header(head)
-    except (OSError, ValueError, zstandard.ZstdError) as error:
+        return np.load(io.BytesIO(zstandard.decompress(path.read_bytes())), allow_pickle=False)
+    except (OSError, ValueError, EOFError, zstandard.ZstdError) as error:
         raise PatternStoreError(f"{path}: not a zstd-compressed .npy chunk ({error})") from None
-    if fortran:
-        raise PatternStoreError(f"{path}: chunk is stored in Fortran order")
-    return tuple(shape), np.dtype(dtype)
 
 
 def write_chunk_index(
@@ -143,15 +132,21 @@ def write_chunk_index(
     for number, chunk_path in enumerate(chunks):
         chunk_path = Path(chunk_path)
         start, stop = chunk_bounds(number, n_rows, chunk_rows)
-        shape, chunk_dtype = _read_npy_header(chunk_path)
-        if shape != (stop - start, n_columns) or chunk_dtype != dtype:
+        block = _read_chunk_file(chunk_path)
+        shape = block.shape
+        if shape != (stop - start, n_columns) or block.dtype != dtype:
             raise PatternStoreError(
-                f"{chunk_path}: holds {shape} {chunk_dtype}, expected rows {start}-{stop - 1}: "
+                f"{chunk_path}: holds {shape} {block.dtype}, expected rows {start}-{stop - 1}: "
                 f"{(stop - start, n_columns)} {dtype}"
+            )
+        del block
+        if chunk_path.resolve().parent != output.parent.resolve():
+            raise PatternStoreError(
+                f"{chunk_path}: chunk files must sit in the index's folder {output.parent}"
             )
         entries.append(
             {
-                "file": chunk_path.resolve().relative_to(output.parent.resolve()).as_posix(),
+                "file": chunk_path.name,
                 "row_start": start,
                 "row_stop": stop,
                 "shape": list(shape),
@@ -243,6 +238,10 @@ class PatternMatrix:
 
     def chunk(self, number: int) -> np.ndarray:
         """The rows of one chunk, after checking its bytes, shape and dtype."""
+        if not 0 <= number < len(self.chunks):
+            raise PipelineError(
+                f"{self.index_path}: no chunk {number} (the matrix has {len(self.chunks)})"
+            )
         entry = self.chunks[number]
         try:
             data = entry.path.read_bytes()

@@ -196,6 +196,9 @@ def load_word_index(path: str | Path) -> WordIndex:
     lengths = {len(word) for word in words}
     if len(lengths) != 1:
         raise InputError(path, f"words differ in length ({sorted(lengths)})")
+    bad = next((word for word in words if not WORD_PATTERN.fullmatch(word)), None)
+    if bad is not None:
+        raise InputError(path, f"word {_shown(bad)} has characters outside a-z")
     is_answer = table["is_answer"].to_numpy(zero_copy_only=False).astype(bool)
     answer_ids = table["answer_id"].to_numpy(zero_copy_only=False)
     rows = np.flatnonzero(is_answer)

@@ -9,12 +9,15 @@ import pyarrow.parquet as pq
 
 from pipeline.matrix import chunk_count, column_rows
 from pipeline.patterns import pattern_dtype
-from pipeline.sources import resolve_mirror, source_fingerprint
+from pipeline.sources import MIRROR_ENV, resolve_mirror, source_fingerprint
 from pipeline.words import load_word_index
 
-# The command every rule runs: the `pipeline` CLI of the Python that runs Snakemake, so
-# the rules work without an activated virtual environment.
-PIPELINE = f"{shlex.quote(sys.executable)} -m pipeline.cli"
+# Rules run the `wordle-pipeline` command of the environment that runs Snakemake, so they
+# work without an activated virtual environment (also inside cluster jobs, which start
+# Snakemake from the same environment).
+shell.prefix(
+    f"set -euo pipefail; export PATH={shlex.quote(os.path.dirname(sys.executable))}:\"$PATH\"; "
+)
 
 SOURCES = ("allowed", "answers", "frequency")
 
@@ -37,20 +40,26 @@ def pipeline_code(*modules):
     Snakemake does not look inside an installed package; with these as inputs, editing
     a module reruns exactly the rules that use it.
     """
-    return [f"pipeline/{module}.py" for module in ("__init__", "errors", "files", *modules)]
+    package = os.path.join(workflow.basedir, "pipeline")
+    return [
+        os.path.join(package, f"{module}.py")
+        for module in ("__init__", "errors", "files", *modules)
+    ]
 
 
-def get_mirror():
-    """The mirror folder: WORDLE_MIRROR when set, else the config key `mirror`.
+def export_mirror():
+    """Hand the mirror folder to fetch jobs in WORDLE_MIRROR (which wins over the config key).
 
-    Not a rule param: where the bytes come from does not matter, only what they are
-    (see get_source_fingerprint).
+    Not a param on purpose: only what the bytes are may rerun anything (see
+    get_source_fingerprint), never where they were read from. Cluster jobs parse this
+    file again with the same --config, so they export the same value.
     """
     mirror = resolve_mirror(config["mirror"])
-    return "" if mirror is None else str(mirror)
+    if mirror is not None:
+        os.environ[MIRROR_ENV] = str(mirror)
 
 
-MIRROR = get_mirror()
+export_mirror()
 
 
 def get_source_spec(wildcards):

@@ -14,6 +14,6 @@ rule build_commonness:
     log:
         "logs/build_commonness/commonness.log",
     shell:
-        "{PIPELINE} build-commonness --words {input.words} --frequency {input.frequency}"
+        "wordle-pipeline build-commonness --words {input.words} --frequency {input.frequency}"
         " --n-common {params.n_common} --width {params.width}"
         " --output {output.commonness} > {log} 2>&1"

@@ -17,7 +17,7 @@ rule compute_pattern_chunk:
     log:
         "logs/compute_pattern_chunk/{matrix}-{chunk}.log",
     shell:
-        "{PIPELINE} compute-pattern-chunk --words {input.words} --chunk {wildcards.chunk}"
+        "wordle-pipeline compute-pattern-chunk --words {input.words} --chunk {wildcards.chunk}"
         " --chunk-rows {params.chunk_rows} --columns {params.columns}"
         " --zstd-level {params.zstd_level} --output {output.chunk} > {log} 2>&1"
 
@@ -35,6 +35,6 @@ rule index_pattern_chunks:
     log:
         "logs/index_pattern_chunks/{matrix}.log",
     shell:
-        "{PIPELINE} index-pattern-chunks --words {input.words} --chunks {input.chunks}"
+        "wordle-pipeline index-pattern-chunks --words {input.words} --chunks {input.chunks}"
         " --chunk-rows {params.chunk_rows} --columns {params.columns}"
         " --output {output.index} > {log} 2>&1"

@@ -11,5 +11,5 @@ checkpoint build_word_index:
     log:
         "logs/build_word_index/words.log",
     shell:
-        "{PIPELINE} build-word-index --allowed {input.allowed} --answers {input.answers}"
+        "wordle-pipeline build-word-index --allowed {input.allowed} --answers {input.answers}"
         " --output {output.words} > {log} 2>&1"

@@ -1,0 +1,236 @@
+"""The Snakemake workflow end to end on a fixture mirror: outputs, rebuilds, errors, lint."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+import yaml
+
+from pipeline.matrix import load_pattern_matrix
+from pipeline.patterns import encode_words, feedback_matrix
+from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, REPO, write_fixture_mirror
+
+pytestmark = pytest.mark.slow
+
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+
+# The fixture lists are unpinned stand-ins for the real sources (merged over config.yaml).
+FIXTURE_CONFIG = {
+    "mirror": "mirror",
+    "sources": {
+        "allowed": {
+            "kind": "url",
+            "url": "https://example.invalid/allowed.txt",
+            "sha256": "",
+            "mirror_path": "allowed.txt",
+        },
+        "answers": {
+            "kind": "url",
+            "url": "https://example.invalid/answers.txt",
+            "sha256": "",
+            "mirror_path": "answers.txt",
+        },
+        "frequency": {
+            "kind": "kaggle",
+            "dataset": "owner/dataset",
+            "file": "unigram_freq.csv",
+            "sha256": "",
+            "mirror_path": "unigram_freq.csv",
+        },
+    },
+    "commonness": {"n_common": 5, "width": 10},
+    "patterns": {"chunk_rows": 7},
+}
+
+
+def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """Run the repository's workflow in `workdir` with the fixture config."""
+    env = {key: value for key, value in os.environ.items() if key != "WORDLE_MIRROR"}
+    command = [
+        *SNAKEMAKE,
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--workflow-profile",
+        str(REPO / "workflow" / "profiles" / "default"),
+        "--configfile",
+        str(workdir / "test-config.yaml"),
+        "--cores",
+        "2",
+        *args,
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if check and result.returncode != 0:
+        raise AssertionError(f"snakemake failed:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def planned_jobs(workdir: Path) -> dict[str, int]:
+    """Rule name -> job count of a dry run ({} when nothing is to be done)."""
+    output = snakemake(workdir, "--dry-run").stdout
+    if "Nothing to be done" in output:
+        return {}
+    table = output.split("Job stats:", 1)[1]
+    rows = re.findall(r"^(\w+)\s+(\d+)$", table.split("\n\n", 1)[0], flags=re.MULTILINE)
+    return {rule: int(count) for rule, count in rows if rule not in ("total", "all")}
+
+
+def make_workdir(path: Path, **overrides) -> Path:
+    config = json.loads(json.dumps(FIXTURE_CONFIG))
+    config.update(overrides)
+    path.mkdir(parents=True, exist_ok=True)
+    write_fixture_mirror(path / "mirror")
+    (path / "config.yaml").write_text((REPO / "config.yaml").read_text())
+    (path / "test-config.yaml").write_text(yaml.safe_dump(config))
+    return path
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """One complete run on the fixture, shared by the read-only checks below."""
+    workdir = make_workdir(tmp_path_factory.mktemp("built"))
+    snakemake(workdir)
+    return workdir
+
+
+def test_run_builds_every_artifact(built):
+    derived = built / "data" / "derived"
+    words = pl.read_parquet(derived / "words.parquet")
+    expected_words = sorted(set(FIXTURE_ALLOWED) | set(FIXTURE_ANSWERS))
+    assert words["word"].to_list() == expected_words
+    assert words["is_answer"].sum() == len(FIXTURE_ANSWERS)
+    commonness = pl.read_parquet(derived / "commonness.parquet")
+    assert commonness["word"].to_list() == expected_words
+    model = commonness.filter(pl.col("word") == "model").row(0, named=True)
+    assert model["count"] == 125000  # "model" + "Model"
+    assert model["frequency_rank"] == 1
+    matrix = load_pattern_matrix(derived / "patterns" / "index.json", derived / "words.parquet")
+    answers = sorted(FIXTURE_ANSWERS)
+    assert matrix.shape == (len(expected_words), len(answers))
+    assert len(matrix.chunks) == 3  # 21 words at 7 rows per chunk
+    expected = feedback_matrix(encode_words(expected_words), encode_words(answers))
+    assert np.array_equal(matrix.full(), expected)
+    provenance = json.loads((built / "data" / "raw" / "allowed.provenance.json").read_text())
+    assert provenance["read_from"] == "mirror"
+    assert provenance["bytes"] == len("\n".join(FIXTURE_ALLOWED))
+    for rule in ("fetch_source", "build_word_index", "build_commonness", "compute_pattern_chunk"):
+        assert any((built / "logs" / rule).iterdir()), f"{rule} wrote no log"
+
+
+def test_second_run_has_nothing_to_do(built):
+    assert planned_jobs(built) == {}
+
+
+def test_touched_but_identical_files_rebuild_nothing(built):
+    for path in [*(built / "mirror").iterdir(), *(built / "data" / "raw").iterdir()]:
+        os.utime(path)
+    assert planned_jobs(built) == {}
+
+
+def test_changed_frequency_rebuilds_commonness_only(tmp_path):
+    workdir = make_workdir(tmp_path)
+    snakemake(workdir)
+    with open(workdir / "mirror" / "unigram_freq.csv", "a") as handle:
+        handle.write("sissy,999999\n")
+    assert planned_jobs(workdir) == {"fetch_source": 1, "build_commonness": 1}
+    snakemake(workdir)
+    commonness = pl.read_parquet(workdir / "data" / "derived" / "commonness.parquet")
+    assert commonness.filter(pl.col("word") == "sissy")["count"].item() == 999999 + 300
+
+
+def test_changed_word_list_rebuilds_everything_downstream(tmp_path):
+    workdir = make_workdir(tmp_path)
+    snakemake(workdir)
+    with open(workdir / "mirror" / "allowed.txt", "a") as handle:
+        handle.write("\nzebra")
+    jobs = planned_jobs(workdir)
+    # the chunk jobs join once the word index checkpoint has run and says how many
+    assert jobs == {
+        "fetch_source": 1,
+        "build_word_index": 1,
+        "build_commonness": 1,
+        "index_pattern_chunks": 1,
+    }
+    snakemake(workdir)
+    words = pl.read_parquet(workdir / "data" / "derived" / "words.parquet")
+    assert "zebra" in words["word"].to_list()
+    index = json.loads((workdir / "data/derived/patterns/index.json").read_text())
+    assert index["shape"] == [22, len(FIXTURE_ANSWERS)]
+    assert len(index["chunks"]) == 4
+
+
+def test_switching_source_in_config_rebuilds(built):
+    config = yaml.safe_load((built / "test-config.yaml").read_text())
+    config["sources"]["answers"]["mirror_path"] = "allowed.txt"
+    (built / "alt-config.yaml").write_text(yaml.safe_dump(config))
+    result = snakemake(built, "--dry-run", "--configfile", str(built / "alt-config.yaml"))
+    assert "fetch_source" in result.stdout and "build_word_index" in result.stdout
+
+
+def test_bad_word_list_fails_with_a_clear_message_and_no_artifact(tmp_path):
+    workdir = make_workdir(tmp_path)
+    (workdir / "mirror" / "answers.txt").write_text("cigar\nreb7t\n")
+    result = snakemake(workdir, check=False)
+    assert result.returncode != 0
+    log = (workdir / "logs" / "build_word_index" / "words.log").read_text()
+    assert "data/raw/answers.txt, line 2: word 'reb7t' has characters outside a-z" in log
+    assert "Traceback" not in log
+    assert not (workdir / "data" / "derived" / "words.parquet").exists()
+
+
+def test_pinned_checksum_mismatch_writes_nothing(tmp_path):
+    workdir = make_workdir(tmp_path)
+    config = yaml.safe_load((workdir / "test-config.yaml").read_text())
+    config["sources"]["allowed"]["sha256"] = "0" * 64
+    (workdir / "test-config.yaml").write_text(yaml.safe_dump(config))
+    result = snakemake(workdir, check=False)
+    assert result.returncode != 0
+    log = (workdir / "logs" / "fetch_source" / "allowed.log").read_text()
+    assert "sha256 mismatch" in log and "0" * 64 in log
+    assert not (workdir / "data" / "raw" / "allowed.txt").exists()
+
+
+def test_no_network_and_no_mirror_names_the_option(tmp_path):
+    workdir = make_workdir(tmp_path, mirror="")
+    config = yaml.safe_load((workdir / "test-config.yaml").read_text())
+    config["download"] = {"timeout": 2, "retries": 0}
+    (workdir / "test-config.yaml").write_text(yaml.safe_dump(config))
+    result = snakemake(workdir, "data/raw/allowed.txt", check=False)
+    assert result.returncode != 0
+    logs = "".join(path.read_text() for path in (workdir / "logs" / "fetch_source").iterdir())
+    assert "WORDLE_MIRROR" in logs and "mirror" in logs
+    assert "Traceback" not in logs
+
+
+def test_invalid_config_is_rejected_before_any_job(tmp_path):
+    workdir = make_workdir(tmp_path, patterns={"chunk_rows": 0})
+    result = snakemake(workdir, check=False)
+    assert result.returncode != 0
+    assert "chunk_rows" in result.stdout + result.stderr
+    assert not (workdir / "data").exists()
+
+
+def test_lint_reports_only_the_documented_exception():
+    result = subprocess.run(
+        [*SNAKEMAKE, "--lint", "--snakefile", str(REPO / "Snakefile")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    report = result.stdout + result.stderr
+    linted = re.findall(r"^Lints for (rule \w+|snakefile \S+)", report, flags=re.MULTILINE)
+    titles = set(re.findall(r"^\s+\* (.+?):?$", report, flags=re.MULTILINE))
+    # Explained in the README: rules run the installed `pipeline` package of the
+    # environment that runs Snakemake, so a per-rule conda environment does not apply.
+    assert titles == {"Specify a conda environment or container for each rule."}
+    assert all(item.startswith("rule ") for item in linted), linted
