@@ -114,7 +114,7 @@ def _parser() -> argparse.ArgumentParser:
         )
         if name == "compute-pattern-chunk":
             sub.add_argument("--chunk", type=int, required=True, help="chunk number, from 0")
-            sub.add_argument("--zstd-level", type=int, default=9, help="zstd level")
+            sub.add_argument("--zstd-level", type=int, default=6, help="zstd level")
             sub.add_argument("--output", type=Path, required=True, help="chunk file to write")
         else:
             sub.add_argument("--chunks", type=Path, nargs="+", required=True, help="chunk files")

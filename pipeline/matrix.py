@@ -64,7 +64,7 @@ def encode_chunk(block: np.ndarray, zstd_level: int) -> bytes:
     """A single zstd frame (content size recorded) holding `block` as a `.npy` file."""
     payload = io.BytesIO()
     np.save(payload, np.ascontiguousarray(block), allow_pickle=False)
-    return zstandard.ZstdCompressor(level=zstd_level).compress(payload.getvalue())
+    return zstandard.ZstdCompressor(level=zstd_level).compress(payload.getbuffer())
 
 
 def write_pattern_chunk(
@@ -74,7 +74,7 @@ def write_pattern_chunk(
     chunk: int,
     chunk_rows: int,
     columns: str = "answers",
-    zstd_level: int = 9,
+    zstd_level: int = 6,
 ) -> None:
     """Compute rows of chunk `chunk` against every column word and write the chunk file.
 
