@@ -68,6 +68,23 @@ def _index_pattern_chunks(args: argparse.Namespace) -> None:
     )
 
 
+def _build_manifest(args: argparse.Namespace) -> None:
+    from pipeline.manifest import write_manifest
+
+    write_manifest(args.artifacts, args.provenance, json.loads(args.config), args.output)
+
+
+def _verify(args: argparse.Namespace) -> None:
+    from pipeline.manifest import verify_manifest
+
+    problems = verify_manifest(args.manifest, args.directory)
+    for problem in problems:
+        log.error("%s", problem)
+    if problems:
+        raise PipelineError(f"{len(problems)} artifact(s) missing or altered")
+    log.info("all artifacts match %s", args.manifest)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="wordle-pipeline", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -119,6 +136,17 @@ def _parser() -> argparse.ArgumentParser:
         else:
             sub.add_argument("--chunks", type=Path, nargs="+", required=True, help="chunk files")
             sub.add_argument("--output", type=Path, required=True, help="index JSON to write")
+    manifest = command("build-manifest", _build_manifest, "Write manifest.json for artifacts")
+    manifest.add_argument("--artifacts", type=Path, nargs="+", required=True, help="artifacts")
+    manifest.add_argument("--provenance", type=Path, nargs="+", required=True, help="raw records")
+    manifest.add_argument("--config", required=True, help="effective config as JSON")
+    manifest.add_argument("--output", type=Path, required=True, help="manifest.json to write")
+
+    verify = command("verify", _verify, "Check artifacts against their manifest")
+    verify.add_argument("manifest", type=Path, help="manifest.json")
+    verify.add_argument(
+        "--directory", type=Path, default=None, help="folder of artifacts (default: beside it)"
+    )
     return parser
 
 

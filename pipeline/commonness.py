@@ -16,19 +16,21 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.frequency import read_frequency_counts
-from pipeline.parquet import write_parquet
+from pipeline.parquet import described, write_parquet
 from pipeline.words import load_word_index
 
 log = logging.getLogger(__name__)
 
 COMMONNESS_SCHEMA = pa.schema(
     [
-        pa.field("word_id", pa.int32(), nullable=False),
-        pa.field("word", pa.string(), nullable=False),
-        pa.field("count", pa.int64(), nullable=False),
-        pa.field("frequency_rank", pa.int32(), nullable=False),
-        pa.field("x", pa.float64(), nullable=False),
-        pa.field("p_common", pa.float64(), nullable=False),
+        described("word_id", pa.int32(), "row of the word in words.parquet and every matrix"),
+        described("word", pa.string(), "the word"),
+        described(
+            "count", pa.int64(), "corpus occurrences, summed over case variants; 0 if absent"
+        ),
+        described("frequency_rank", pa.int32(), "1 = most frequent; equal counts ordered by word"),
+        described("x", pa.float64(), "sigmoid input, evenly spaced by frequency rank"),
+        described("p_common", pa.float64(), "1 / (1 + e^-x): how likely the word is a common word"),
     ]
 )
 

@@ -17,6 +17,20 @@ METADATA_PREFIX = "wordle_pipeline."
 ROW_GROUP_SIZE = 1 << 20
 
 
+def described(
+    name: str, type_: pa.DataType, description: str, *, nullable: bool = False
+) -> pa.Field:
+    """A schema field carrying its one-line description, which the manifest publishes."""
+    return pa.field(name, type_, nullable=nullable, metadata={"description": description})
+
+
+def field_descriptions(schema: pa.Schema) -> dict[str, str]:
+    """Column name -> description, for fields made with `described` (others: empty)."""
+    return {
+        field.name: (field.metadata or {}).get(b"description", b"").decode() for field in schema
+    }
+
+
 def provenance_metadata(
     inputs: Mapping[str, str | Path], config: Mapping[str, Any]
 ) -> dict[bytes, bytes]:

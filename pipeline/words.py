@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.errors import InputError
-from pipeline.parquet import write_parquet
+from pipeline.parquet import described, write_parquet
 
 log = logging.getLogger(__name__)
 
@@ -25,10 +25,15 @@ MAX_SHOWN = 24  # characters of a bad word quoted in an error message
 
 WORD_INDEX_SCHEMA = pa.schema(
     [
-        pa.field("word_id", pa.int32(), nullable=False),
-        pa.field("word", pa.string(), nullable=False),
-        pa.field("is_answer", pa.bool_(), nullable=False),
-        pa.field("answer_id", pa.int32(), nullable=True),
+        described("word_id", pa.int32(), "row of the word in every guess x answer matrix"),
+        described("word", pa.string(), "the word, lower case a-z"),
+        described("is_answer", pa.bool_(), "whether the word is a possible answer"),
+        described(
+            "answer_id",
+            pa.int32(),
+            "column of the word in the guess x answer matrix; null for non-answers",
+            nullable=True,
+        ),
     ]
 )
 

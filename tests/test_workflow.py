@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -234,3 +235,48 @@ def test_lint_reports_only_the_documented_exception():
     # environment that runs Snakemake, so a per-rule conda environment does not apply.
     assert titles == {"Specify a conda environment or container for each rule."}
     assert all(item.startswith("rule ") for item in linted), linted
+
+
+def test_manifest_lists_and_verifies_every_artifact(built, tmp_path):
+    derived = built / "data" / "derived"
+    manifest = json.loads((derived / "manifest.json").read_text())
+    on_disk = {
+        path.relative_to(derived).as_posix()
+        for path in derived.rglob("*")
+        if path.is_file() and path.name not in ("manifest.json", ".gitkeep")
+    }
+    assert set(manifest["artifacts"]) == on_disk
+    words = manifest["artifacts"]["words.parquet"]
+    assert words["rows"] == len(set(FIXTURE_ALLOWED) | set(FIXTURE_ANSWERS))
+    assert [column["name"] for column in words["schema"]] == [
+        "word_id",
+        "word",
+        "is_answer",
+        "answer_id",
+    ]
+    assert all(column["description"] for column in words["schema"])
+    assert set(manifest["raw_inputs"]) == {"allowed", "answers", "frequency"}
+    assert "mirror" not in manifest["config"]
+    assert manifest["config"]["commonness"] == {"n_common": 5, "width": 10}
+
+    copy = tmp_path / "derived"
+    shutil.copytree(derived, copy)
+    verify = [sys.executable, "-m", "pipeline.cli", "verify", str(copy / "manifest.json")]
+    assert subprocess.run(verify, capture_output=True, check=False).returncode == 0
+    chunk = copy / "patterns" / "chunk-0001.npy.zst"
+    data = bytearray(chunk.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    chunk.write_bytes(bytes(data))
+    (copy / "commonness.parquet").unlink()
+    result = subprocess.run(verify, capture_output=True, text=True, check=False)
+    assert result.returncode == 1
+    assert f"{chunk}: altered (sha256 differs from the manifest)" in result.stderr
+    assert f"{copy / 'commonness.parquet'}: missing" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_two_clean_runs_give_identical_manifests(built, tmp_path):
+    other = make_workdir(tmp_path / "again")
+    snakemake(other)
+    first = (built / "data" / "derived" / "manifest.json").read_bytes()
+    assert (other / "data" / "derived" / "manifest.json").read_bytes() == first

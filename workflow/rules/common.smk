@@ -23,6 +23,7 @@ SOURCES = ("allowed", "answers", "frequency")
 
 WORDS = "data/derived/words.parquet"
 COMMONNESS = "data/derived/commonness.parquet"
+MANIFEST = "data/derived/manifest.json"
 
 # Pattern matrices: directory name -> what the columns are.
 PATTERN_MATRICES = {"patterns": "answers", "patterns_square": "guesses"}
@@ -102,5 +103,15 @@ def get_pattern_indexes():
     return [f"data/derived/{name}/index.json" for name in names]
 
 
-def get_final_outputs():
+def get_artifacts():
+    """Every published artifact, in a fixed order (the manifest lists them all)."""
     return [WORDS, COMMONNESS, *get_pattern_indexes()]
+
+
+def get_manifest_config():
+    """The effective config for the manifest, less where inputs were read from."""
+    return json.dumps({k: v for k, v in config.items() if k != "mirror"}, sort_keys=True)
+
+
+def get_final_outputs():
+    return [*get_artifacts(), MANIFEST]
