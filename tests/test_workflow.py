@@ -280,3 +280,23 @@ def test_two_clean_runs_give_identical_manifests(built, tmp_path):
     snakemake(other)
     first = (built / "data" / "derived" / "manifest.json").read_bytes()
     assert (other / "data" / "derived" / "manifest.json").read_bytes() == first
+
+
+def test_cluster_executor_runs_every_job_as_its_own_process(tmp_path, built):
+    """cluster-generic with a local submit script: jobs share nothing but files."""
+    workdir = make_workdir(tmp_path)
+    snakemake(
+        workdir,
+        "--executor",
+        "cluster-generic",
+        "--cluster-generic-submit-cmd",
+        str(REPO / "tests" / "cluster" / "submit.sh"),
+        "--jobs",
+        "4",
+        "--seconds-between-status-checks",
+        "1",
+    )
+    derived, reference = workdir / "data" / "derived", built / "data" / "derived"
+    assert (derived / "manifest.json").read_bytes() == (reference / "manifest.json").read_bytes()
+    log = (workdir / "logs" / "compute_pattern_chunk" / "patterns-0000.log").read_text()
+    assert "chunk 0: rows 0-6" in log
