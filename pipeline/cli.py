@@ -77,7 +77,7 @@ def _build_manifest(args: argparse.Namespace) -> None:
 def _verify(args: argparse.Namespace) -> None:
     from pipeline.manifest import verify_manifest
 
-    problems = verify_manifest(args.manifest, args.directory)
+    problems = verify_manifest(args.manifest, args.directory, remove_damaged=args.remove_damaged)
     for problem in problems:
         log.error("%s", problem)
     if problems:
@@ -146,6 +146,11 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("manifest", type=Path, help="manifest.json")
     verify.add_argument(
         "--directory", type=Path, default=None, help="folder of artifacts (default: beside it)"
+    )
+    verify.add_argument(
+        "--remove-damaged",
+        action="store_true",
+        help="delete altered files (and the manifest) so the next run rebuilds them",
     )
     return parser
 

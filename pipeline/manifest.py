@@ -93,8 +93,10 @@ def build_manifest(
             extra = _chunk_index_entries(artifact)
             for name, entry in extra.items():
                 entries[(artifact.parent / name).relative_to(root).as_posix()] = entry
-        else:
-            entries[artifact.relative_to(root).as_posix()] = describe_artifact(artifact)
+    for artifact in map(Path, artifacts):
+        relative = artifact.relative_to(root).as_posix()
+        if relative not in entries:
+            entries[relative] = describe_artifact(artifact)
     for relative, entry in entries.items():
         path = root / relative
         if not path.is_file():
@@ -132,8 +134,14 @@ def write_manifest(
     log.info("manifest: %d artifacts, %d bytes", len(document["artifacts"]), total)
 
 
-def verify_manifest(manifest: str | Path, directory: str | Path | None = None) -> list[str]:
-    """Problems found checking a folder of artifacts against its manifest ([] = all good)."""
+def verify_manifest(
+    manifest: str | Path, directory: str | Path | None = None, *, remove_damaged: bool = False
+) -> list[str]:
+    """Problems found checking a folder of artifacts against its manifest ([] = all good).
+
+    With `remove_damaged`, altered files are deleted (with the manifest), so that the next
+    `snakemake` run rebuilds exactly them and what depends on them.
+    """
     manifest = Path(manifest)
     try:
         document = json.loads(manifest.read_text())
@@ -154,4 +162,11 @@ def verify_manifest(manifest: str | Path, directory: str | Path | None = None) -
             )
         elif sha256_file(path) != entry["sha256"]:
             problems.append(f"{path}: altered (sha256 differs from the manifest)")
+        else:
+            continue
+        if remove_damaged:
+            path.unlink(missing_ok=True)
+    if problems and remove_damaged:
+        manifest.unlink()
+        log.info("removed the damaged files and %s: rerun snakemake to rebuild them", manifest)
     return problems

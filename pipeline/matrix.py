@@ -61,10 +61,16 @@ def column_rows(index: WordIndex, columns: str) -> np.ndarray:
 
 
 def encode_chunk(block: np.ndarray, zstd_level: int) -> bytes:
-    """A single zstd frame (content size recorded) holding `block` as a `.npy` file."""
+    """A single zstd frame holding `block` as a `.npy` file.
+
+    The frame records its content size and a content checksum, so a damaged file fails
+    to decompress even without the index.
+    """
     payload = io.BytesIO()
     np.save(payload, np.ascontiguousarray(block), allow_pickle=False)
-    return zstandard.ZstdCompressor(level=zstd_level).compress(payload.getbuffer())
+    return zstandard.ZstdCompressor(level=zstd_level, write_checksum=True).compress(
+        payload.getbuffer()
+    )
 
 
 def write_pattern_chunk(

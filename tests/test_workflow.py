@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 import yaml
 
-from pipeline.matrix import load_pattern_matrix
+from pipeline.matrix import PatternStoreError, load_pattern_matrix
 from pipeline.patterns import encode_words, feedback_matrix
 from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, REPO, write_fixture_mirror
 
@@ -300,3 +300,33 @@ def test_cluster_executor_runs_every_job_as_its_own_process(tmp_path, built):
     assert (derived / "manifest.json").read_bytes() == (reference / "manifest.json").read_bytes()
     log = (workdir / "logs" / "compute_pattern_chunk" / "patterns-0000.log").read_text()
     assert "chunk 0: rows 0-6" in log
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "delete"])
+@pytest.mark.parametrize("victim", ["patterns/chunk-0001.npy.zst", "commonness.parquet"])
+def test_damaged_artifact_is_named_and_a_rerun_repairs_it(tmp_path, damage, victim):
+    workdir = make_workdir(tmp_path)
+    snakemake(workdir)
+    derived = workdir / "data" / "derived"
+    original = (derived / "manifest.json").read_bytes()
+    words_mtime = (derived / "words.parquet").stat().st_mtime_ns
+    path = derived / victim
+    data = path.read_bytes()
+    if damage == "flip":
+        path.write_bytes(data[:100] + bytes([data[100] ^ 0x01]) + data[101:])
+    elif damage == "truncate":
+        path.write_bytes(data[: len(data) // 2])
+    else:
+        path.unlink()
+    if victim.startswith("patterns/"):
+        matrix = load_pattern_matrix(derived / "patterns" / "index.json")
+        with pytest.raises(PatternStoreError, match=re.escape(str(path))):
+            matrix.full()
+    verify = [sys.executable, "-m", "pipeline.cli", "verify", str(derived / "manifest.json")]
+    result = subprocess.run([*verify, "--remove-damaged"], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert str(path) in result.stderr
+    assert not path.exists()
+    snakemake(workdir)
+    assert (derived / "manifest.json").read_bytes() == original
+    assert (derived / "words.parquet").stat().st_mtime_ns == words_mtime

@@ -76,14 +76,21 @@ def get_raw(source):
     return f"data/raw/{source}.txt"
 
 
-def get_pattern_chunks(wildcards):
+def pattern_chunks(matrix):
     """Chunk files of one matrix; their number follows from the word index (a checkpoint)."""
     words = checkpoints.build_word_index.get().output.words
     rows = pq.read_metadata(words).num_rows
     count = chunk_count(rows, config["patterns"]["chunk_rows"])
-    return [
-        f"data/derived/{wildcards.matrix}/chunk-{number:04d}.npy.zst" for number in range(count)
-    ]
+    return [f"data/derived/{matrix}/chunk-{number:04d}.npy.zst" for number in range(count)]
+
+
+def get_pattern_chunks(wildcards):
+    return pattern_chunks(wildcards.matrix)
+
+
+def pattern_files(matrix):
+    """Everything a reader of one stored matrix needs: its index and all its chunks."""
+    return [f"data/derived/{matrix}/index.json", *pattern_chunks(matrix)]
 
 
 def get_chunk_mem_mb(wildcards, attempt):
@@ -98,14 +105,14 @@ def get_chunk_mem_mb(wildcards, attempt):
     return 200 * attempt + 3 * chunk_bytes // 1_000_000
 
 
-def get_pattern_indexes():
-    names = ["patterns", "patterns_square"] if config["patterns"]["square"] else ["patterns"]
-    return [f"data/derived/{name}/index.json" for name in names]
+def stored_matrices():
+    return ["patterns", "patterns_square"] if config["patterns"]["square"] else ["patterns"]
 
 
-def get_artifacts():
+def get_artifacts(wildcards=None):
     """Every published artifact, in a fixed order (the manifest lists them all)."""
-    return [WORDS, COMMONNESS, *get_pattern_indexes()]
+    matrices = [path for matrix in stored_matrices() for path in pattern_files(matrix)]
+    return [WORDS, COMMONNESS, *matrices]
 
 
 def get_manifest_config():
@@ -114,4 +121,4 @@ def get_manifest_config():
 
 
 def get_final_outputs():
-    return [*get_artifacts(), MANIFEST]
+    return [WORDS, COMMONNESS, MANIFEST]

@@ -3,7 +3,7 @@
 
 rule build_manifest:
     input:
-        artifacts=get_artifacts(),
+        artifacts=get_artifacts,
         provenance=expand("data/raw/{source}.provenance.json", source=SOURCES),
         code=pipeline_code("manifest", "parquet"),
     output:
