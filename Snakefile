@@ -18,6 +18,7 @@ include: "workflow/rules/download.smk"
 include: "workflow/rules/words.smk"
 include: "workflow/rules/commonness.smk"
 include: "workflow/rules/patterns.smk"
+include: "workflow/rules/entropy.smk"
 include: "workflow/rules/publish.smk"
 
 

@@ -68,6 +68,19 @@ def _index_pattern_chunks(args: argparse.Namespace) -> None:
     )
 
 
+def _compute_entropy(args: argparse.Namespace) -> None:
+    from pipeline.entropy import write_entropy
+
+    write_entropy(
+        args.words,
+        args.commonness,
+        args.patterns,
+        args.output,
+        args.distribution,
+        square_index=args.square,
+    )
+
+
 def _build_manifest(args: argparse.Namespace) -> None:
     from pipeline.manifest import write_manifest
 
@@ -136,6 +149,14 @@ def _parser() -> argparse.ArgumentParser:
         else:
             sub.add_argument("--chunks", type=Path, nargs="+", required=True, help="chunk files")
             sub.add_argument("--output", type=Path, required=True, help="index JSON to write")
+    entropy = command("compute-entropy", _compute_entropy, "Write entropy maps per guess")
+    entropy.add_argument("--words", type=Path, required=True, help="words.parquet")
+    entropy.add_argument("--commonness", type=Path, required=True, help="commonness.parquet")
+    entropy.add_argument("--patterns", type=Path, required=True, help="pattern index.json")
+    entropy.add_argument("--square", type=Path, default=None, help="square pattern index.json")
+    entropy.add_argument("--output", type=Path, required=True, help="entropy.parquet")
+    entropy.add_argument("--distribution", type=Path, required=True, help="distribution file")
+
     manifest = command("build-manifest", _build_manifest, "Write manifest.json for artifacts")
     manifest.add_argument("--artifacts", type=Path, nargs="+", required=True, help="artifacts")
     manifest.add_argument("--provenance", type=Path, nargs="+", required=True, help="raw records")

@@ -23,6 +23,8 @@ SOURCES = ("allowed", "answers", "frequency")
 
 WORDS = "data/derived/words.parquet"
 COMMONNESS = "data/derived/commonness.parquet"
+ENTROPY = "data/derived/entropy.parquet"
+PATTERN_DISTRIBUTION = "data/derived/pattern_distribution.parquet"
 MANIFEST = "data/derived/manifest.json"
 
 # Pattern matrices: directory name -> what the columns are.
@@ -105,6 +107,11 @@ def get_chunk_mem_mb(wildcards, attempt):
     return 200 * attempt + 3 * chunk_bytes // 1_000_000
 
 
+def get_square_pattern_files(wildcards):
+    """The stored square matrix when the config keeps one (else entropy streams it)."""
+    return pattern_files("patterns_square") if config["patterns"]["square"] else []
+
+
 def stored_matrices():
     return ["patterns", "patterns_square"] if config["patterns"]["square"] else ["patterns"]
 
@@ -112,7 +119,7 @@ def stored_matrices():
 def get_artifacts(wildcards=None):
     """Every published artifact, in a fixed order (the manifest lists them all)."""
     matrices = [path for matrix in stored_matrices() for path in pattern_files(matrix)]
-    return [WORDS, COMMONNESS, *matrices]
+    return [WORDS, COMMONNESS, *matrices, ENTROPY, PATTERN_DISTRIBUTION]
 
 
 def get_manifest_config():
