@@ -6,8 +6,10 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -330,3 +332,54 @@ def test_damaged_artifact_is_named_and_a_rerun_repairs_it(tmp_path, damage, vict
     snakemake(workdir)
     assert (derived / "manifest.json").read_bytes() == original
     assert (derived / "words.parquet").stat().st_mtime_ns == words_mtime
+
+
+def _kill_when(workdir: Path, marker: Path, timeout: float = 120) -> None:
+    """Start the workflow and SIGKILL it (all its processes) once `marker` appears."""
+    env = {key: value for key, value in os.environ.items() if key != "WORDLE_MIRROR"}
+    command = [
+        *SNAKEMAKE,
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--workflow-profile",
+        str(REPO / "workflow" / "profiles" / "default"),
+        "--configfile",
+        str(workdir / "test-config.yaml"),
+        "--cores",
+        "2",
+    ]
+    process = subprocess.Popen(
+        command,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + timeout
+    while not marker.exists():
+        assert process.poll() is None, "the workflow ended before the stage was reached"
+        assert time.monotonic() < deadline, f"{marker} never appeared"
+        time.sleep(0.02)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    # A hard kill leaves Snakemake's lock behind; the README tells operators to unlock.
+    snakemake(workdir, "--unlock")
+
+
+def test_killed_runs_resume_to_identical_artifacts(built, tmp_path):
+    workdir = make_workdir(tmp_path)
+    logs = workdir / "logs"
+    _kill_when(workdir, logs / "compute_pattern_chunk")
+    _kill_when(workdir, logs / "compute_entropy")
+    snakemake(workdir)
+    derived, reference = workdir / "data" / "derived", built / "data" / "derived"
+    assert (derived / "manifest.json").read_bytes() == (reference / "manifest.json").read_bytes()
+    leftovers = [path for path in derived.rglob(".*") if path.name != ".gitkeep"]
+    assert leftovers == []
+    problems = subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", "verify", str(derived / "manifest.json")],
+        check=False,
+    )
+    assert problems.returncode == 0
