@@ -144,7 +144,12 @@ def test_changed_frequency_rebuilds_commonness_only(tmp_path):
     snakemake(workdir)
     with open(workdir / "mirror" / "unigram_freq.csv", "a") as handle:
         handle.write("sissy,999999\n")
-    assert planned_jobs(workdir) == {"fetch_source": 1, "build_commonness": 1}
+    assert planned_jobs(workdir) == {
+        "fetch_source": 1,
+        "build_commonness": 1,
+        "compute_entropy": 1,
+        "build_manifest": 1,
+    }
     snakemake(workdir)
     commonness = pl.read_parquet(workdir / "data" / "derived" / "commonness.parquet")
     assert commonness.filter(pl.col("word") == "sissy")["count"].item() == 999999 + 300
@@ -156,12 +161,13 @@ def test_changed_word_list_rebuilds_everything_downstream(tmp_path):
     with open(workdir / "mirror" / "allowed.txt", "a") as handle:
         handle.write("\nzebra")
     jobs = planned_jobs(workdir)
-    # the chunk jobs join once the word index checkpoint has run and says how many
+    # Chunk, index and entropy jobs join once the word index checkpoint has run and
+    # says how many chunks there are.
     assert jobs == {
         "fetch_source": 1,
         "build_word_index": 1,
         "build_commonness": 1,
-        "index_pattern_chunks": 1,
+        "build_manifest": 1,
     }
     snakemake(workdir)
     words = pl.read_parquet(workdir / "data" / "derived" / "words.parquet")
@@ -169,6 +175,8 @@ def test_changed_word_list_rebuilds_everything_downstream(tmp_path):
     index = json.loads((workdir / "data/derived/patterns/index.json").read_text())
     assert index["shape"] == [22, len(FIXTURE_ANSWERS)]
     assert len(index["chunks"]) == 4
+    entropy = pl.read_parquet(workdir / "data" / "derived" / "entropy.parquet")
+    assert "zebra" in entropy["word"].to_list()
 
 
 def test_switching_source_in_config_rebuilds(built):
