@@ -34,14 +34,13 @@ import pyarrow.parquet as pq
 from numba import njit
 
 from pipeline.errors import InputError, PipelineError
-from pipeline.matrix import PatternMatrix, load_pattern_matrix
-from pipeline.parquet import described, write_parquet
 
 # The pattern kernel's building blocks, fused here with the histogram so the square matrix
 # never exists in memory; feedback_matrix() is their public face.
+from pipeline.feedback_kernel import feedback_kernel, letter_counts
+from pipeline.matrix import PatternMatrix, load_pattern_matrix
+from pipeline.parquet import described, write_parquet
 from pipeline.patterns import (
-    _feedback_kernel,
-    _letter_counts,
     all_green,
     encode_words,
     feedback_matrix_numpy,
@@ -337,7 +336,7 @@ def _square_kernel(
     row_start: int,
     row_stop: int,
     answers_t: np.ndarray,
-    letter_counts: np.ndarray,
+    answer_counts: np.ndarray,
     weights: np.ndarray,
     n_bins: int,
     scan: bool,
@@ -358,7 +357,7 @@ def _square_kernel(
     counts, sums, touched, ids, bucket_counts, bucket_sums = _scratch(n_bins, n)
     for start in range(row_start, row_stop, block_rows):
         m = min(block_rows, row_stop - start)
-        _feedback_kernel(guesses[start : start + m], answers_t, letter_counts, buffer[:m])
+        feedback_kernel(guesses[start : start + m], answers_t, answer_counts, buffer[:m])
         for r in range(m):
             k = _bucket_row(
                 buffer[r],
@@ -596,7 +595,7 @@ def square_entropies(
     n_rows = guesses.shape[0]
     n_bins = all_green(length) + 1
     answers_t = np.ascontiguousarray(encoded.T)
-    letter_counts = _letter_counts(answers_t)
+    counts = letter_counts(answers_t)
     block = np.empty((BLOCK_ROWS, n_words), dtype=pattern_dtype(length))
     uniform = np.empty(n_rows, dtype=np.float64)
     weighted = np.empty(n_rows, dtype=np.float64)
@@ -612,7 +611,7 @@ def square_entropies(
                 offset + part_start,
                 offset + part_stop,
                 answers_t,
-                letter_counts,
+                counts,
                 weights,
                 dense,
                 scan,

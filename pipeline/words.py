@@ -188,7 +188,8 @@ class WordIndex:
 def load_word_index(path: str | Path) -> WordIndex:
     """Read and check `words.parquet`; a damaged or inconsistent index is an InputError."""
     try:
-        table = pq.read_table(path, columns=[field.name for field in WORD_INDEX_SCHEMA])
+        # ParquetFile, not read_table: read_table imports pyarrow.dataset (0.15 s per process)
+        table = pq.ParquetFile(path).read(columns=[field.name for field in WORD_INDEX_SCHEMA])
     except (OSError, pa.ArrowException) as error:
         raise InputError(path, f"cannot be read as a word index: {error}") from None
     words = tuple(table["word"].to_pylist())
