@@ -13,12 +13,16 @@ configfile: "config.yaml"
 validate(config, "workflow/schemas/config.schema.yaml")
 
 
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/download.smk"
 include: "workflow/rules/words.smk"
 include: "workflow/rules/commonness.smk"
 include: "workflow/rules/patterns.smk"
 include: "workflow/rules/entropy.smk"
+include: "workflow/rules/solver.smk"
 include: "workflow/rules/publish.smk"
 
 

@@ -81,6 +81,40 @@ def _compute_entropy(args: argparse.Namespace) -> None:
     )
 
 
+def _play_benchmarks(args: argparse.Namespace) -> None:
+    from pipeline.solver import write_benchmarks
+
+    settings = json.loads(args.settings)
+    write_benchmarks(
+        args.words,
+        args.commonness,
+        args.patterns,
+        args.games,
+        args.summary,
+        args.score_model,
+        strategies=settings["strategies"],
+        optimum=settings["optimum"],
+        max_turns=settings["max_turns"],
+        bin_bits=settings["bin_bits"],
+        openers_path=args.openers,
+        second_guesses_path=args.second_guesses,
+    )
+
+
+def _plot(args: argparse.Namespace) -> None:
+    from pipeline import report
+
+    if args.kind == "entropy-vs-commonness":
+        report.plot_entropy_vs_commonness(args.inputs[0], args.inputs[1], args.output)
+    else:
+        plotters = {
+            "guess-distribution": report.plot_guess_distribution,
+            "opener-benchmark": report.plot_opener_benchmark,
+            "score-model": report.plot_score_model,
+        }
+        plotters[args.kind](args.inputs[0], args.output)
+
+
 def _build_manifest(args: argparse.Namespace) -> None:
     from pipeline.manifest import write_manifest
 
@@ -156,6 +190,25 @@ def _parser() -> argparse.ArgumentParser:
     entropy.add_argument("--square", type=Path, default=None, help="square pattern index.json")
     entropy.add_argument("--output", type=Path, required=True, help="entropy.parquet")
     entropy.add_argument("--distribution", type=Path, required=True, help="distribution file")
+
+    play = command("play-benchmarks", _play_benchmarks, "Play every strategy on every answer")
+    play.add_argument("--words", type=Path, required=True, help="words.parquet")
+    play.add_argument("--commonness", type=Path, required=True, help="commonness.parquet")
+    play.add_argument("--patterns", type=Path, required=True, help="pattern index.json")
+    play.add_argument("--openers", type=Path, default=None, help="openers.parquet")
+    play.add_argument("--second-guesses", type=Path, default=None, help="second_guesses.parquet")
+    play.add_argument("--settings", required=True, help="the config's solver section as JSON")
+    play.add_argument("--games", type=Path, required=True, help="benchmark_games.parquet")
+    play.add_argument("--summary", type=Path, required=True, help="benchmark_summary.parquet")
+    play.add_argument("--score-model", type=Path, required=True, help="score_model.parquet")
+
+    plot = command("plot", _plot, "Draw one plot of the report as PNG")
+    plot.add_argument(
+        "kind",
+        choices=("guess-distribution", "opener-benchmark", "score-model", "entropy-vs-commonness"),
+    )
+    plot.add_argument("--inputs", type=Path, nargs="+", required=True, help="artifacts to plot")
+    plot.add_argument("--output", type=Path, required=True, help="PNG to write")
 
     manifest = command("build-manifest", _build_manifest, "Write manifest.json for artifacts")
     manifest.add_argument("--artifacts", type=Path, nargs="+", required=True, help="artifacts")

@@ -25,7 +25,18 @@ WORDS = "data/derived/words.parquet"
 COMMONNESS = "data/derived/commonness.parquet"
 ENTROPY = "data/derived/entropy.parquet"
 PATTERN_DISTRIBUTION = "data/derived/pattern_distribution.parquet"
+BENCHMARK_GAMES = "data/derived/benchmark_games.parquet"
+BENCHMARK_SUMMARY = "data/derived/benchmark_summary.parquet"
+SCORE_MODEL = "data/derived/score_model.parquet"
 MANIFEST = "data/derived/manifest.json"
+
+# Plots of the Snakemake report -> the artifacts each is drawn from.
+PLOTS = {
+    "guess-distribution": [BENCHMARK_SUMMARY],
+    "opener-benchmark": [BENCHMARK_SUMMARY],
+    "score-model": [SCORE_MODEL],
+    "entropy-vs-commonness": [ENTROPY, COMMONNESS],
+}
 
 # Pattern matrices: directory name -> what the columns are.
 PATTERN_MATRICES = {"patterns": "answers", "patterns_square": "guesses"}
@@ -35,6 +46,7 @@ wildcard_constraints:
     source="|".join(SOURCES),
     matrix="|".join(PATTERN_MATRICES),
     chunk=r"\d\d\d\d+",
+    plot="|".join(PLOTS),
 
 
 def pipeline_code(*modules):
@@ -112,6 +124,10 @@ def get_square_pattern_files(wildcards):
     return pattern_files("patterns_square") if config["patterns"]["square"] else []
 
 
+def get_plot_inputs(wildcards):
+    return PLOTS[wildcards.plot]
+
+
 def stored_matrices():
     return ["patterns", "patterns_square"] if config["patterns"]["square"] else ["patterns"]
 
@@ -119,7 +135,18 @@ def stored_matrices():
 def get_artifacts(wildcards=None):
     """Every published artifact, in a fixed order (the manifest lists them all)."""
     matrices = [path for matrix in stored_matrices() for path in pattern_files(matrix)]
-    return [WORDS, COMMONNESS, *matrices, ENTROPY, PATTERN_DISTRIBUTION]
+    plots = [f"data/derived/plots/{plot}.png" for plot in PLOTS]
+    return [
+        WORDS,
+        COMMONNESS,
+        *matrices,
+        ENTROPY,
+        PATTERN_DISTRIBUTION,
+        BENCHMARK_GAMES,
+        BENCHMARK_SUMMARY,
+        SCORE_MODEL,
+        *plots,
+    ]
 
 
 def get_manifest_config():
