@@ -84,7 +84,7 @@ from numba import njit
 from pipeline.errors import InputError, PipelineError
 from pipeline.feedback_kernel import feedback_kernel, letter_counts
 from pipeline.matrix import load_pattern_matrix
-from pipeline.parquet import write_parquet
+from pipeline.parquet import described, write_parquet
 from pipeline.patterns import (
     all_green,
     encode_words,
@@ -120,49 +120,82 @@ ALL_STRATEGIES: list[dict[str, Any]] = [{"name": name} for name in STRATEGY_DEFA
 
 GAMES_SCHEMA = pa.schema(
     [
-        pa.field("strategy", pa.string(), nullable=False),
-        pa.field("opener", pa.string(), nullable=False),
-        pa.field("answer", pa.string(), nullable=False),
-        pa.field("guesses", pa.list_(pa.field("item", pa.string(), nullable=False)), False),
-        pa.field("patterns", pa.list_(pa.field("item", pa.int32(), nullable=False)), False),
-        # remaining answers (consistent with the feedback so far) before each guess
-        pa.field("candidates", pa.list_(pa.field("item", pa.int32(), nullable=False)), False),
-        pa.field("n_guesses", pa.int32(), nullable=False),
-        pa.field("finished", pa.bool_(), nullable=False),
-        pa.field("solved", pa.bool_(), nullable=False),
+        described("strategy", pa.string(), "strategy label (config solver.strategies)"),
+        described("opener", pa.string(), "the game's first guess"),
+        described("answer", pa.string(), "the hidden answer of this game"),
+        described(
+            "guesses",
+            pa.list_(pa.field("item", pa.string(), nullable=False)),
+            "every guess of the game, in order",
+        ),
+        described(
+            "patterns",
+            pa.list_(pa.field("item", pa.int32(), nullable=False)),
+            "reply to each guess: pattern id (sum of c_i * 3^i; 0 grey, 1 yellow, 2 green)",
+        ),
+        described(
+            "candidates",
+            pa.list_(pa.field("item", pa.int32(), nullable=False)),
+            "answers still possible (consistent with the feedback so far) before each guess",
+        ),
+        described("n_guesses", pa.int32(), "guesses played (the cap + 1 when the game was capped)"),
+        described("finished", pa.bool_(), "the answer was guessed before the turn cap"),
+        described("solved", pa.bool_(), "the answer was guessed within six guesses"),
     ]
 )
 
 SCORE_MODEL_SCHEMA = pa.schema(
     [
-        pa.field("strategy", pa.string(), nullable=False),
-        pa.field("bits_low", pa.float64(), nullable=False),
-        pa.field("bits_high", pa.float64(), nullable=False),
-        pa.field("mean_bits", pa.float64(), nullable=False),
-        pa.field("mean_guesses_left", pa.float64(), nullable=False),
-        pa.field("samples", pa.int64(), nullable=False),
+        described("strategy", pa.string(), "strategy label"),
+        described("bits_low", pa.float64(), "bin start: log2(answers still possible), bits"),
+        described("bits_high", pa.float64(), "bin end, bits (exclusive)"),
+        described("mean_bits", pa.float64(), "mean uncertainty of the turns in the bin, bits"),
+        described(
+            "mean_guesses_left",
+            pa.float64(),
+            "mean guesses still needed from such a turn, that turn's guess included",
+        ),
+        described("samples", pa.int64(), "turns in the bin"),
     ]
 )
 
 
 def summary_schema(success_turns: int = SUCCESS_TURNS) -> pa.Schema:
     """Columns of benchmark_summary.parquet (n_1 .. n_<success_turns>)."""
-    counts = [pa.field(f"n_{k}", pa.int32(), nullable=False) for k in range(1, success_turns + 1)]
+    counts = [
+        described(f"n_{k}", pa.int32(), f"games solved in exactly {k} guesses")
+        for k in range(1, success_turns + 1)
+    ]
     return pa.schema(
         [
-            pa.field("strategy", pa.string(), nullable=False),
-            pa.field("opener", pa.string(), nullable=False),
-            pa.field("n_games", pa.int32(), nullable=False),
-            pa.field("mean_guesses", pa.float64(), nullable=False),
-            pa.field("median_guesses", pa.float64(), nullable=False),
-            pa.field("max_guesses", pa.int32(), nullable=False),
-            pa.field("total_guesses", pa.int64(), nullable=False),
+            described("strategy", pa.string(), "strategy label; opener_benchmark rows per opener"),
+            described("opener", pa.string(), "first guess of every game of the row"),
+            described("n_games", pa.int32(), "games played (one per answer)"),
+            described("mean_guesses", pa.float64(), "mean guesses per game (capped: cap + 1)"),
+            described("median_guesses", pa.float64(), "median guesses per game"),
+            described("max_guesses", pa.int32(), "most guesses any game needed"),
+            described("total_guesses", pa.int64(), "guesses summed over all games"),
             *counts,
-            pa.field("failures", pa.int32(), nullable=False),
-            pa.field("capped", pa.int32(), nullable=False),
-            pa.field("gap_to_optimum_mean", pa.float64(), nullable=True),
-            pa.field("gap_to_optimum_total", pa.int64(), nullable=True),
-            pa.field("optimum_source", pa.string(), nullable=True),
+            described("failures", pa.int32(), "games not solved within six guesses"),
+            described("capped", pa.int32(), "games stopped at the turn cap"),
+            described(
+                "gap_to_optimum_mean",
+                pa.float64(),
+                "mean_guesses minus the proven optimum's mean; null for other lists",
+                nullable=True,
+            ),
+            described(
+                "gap_to_optimum_total",
+                pa.int64(),
+                "total_guesses minus the proven optimum's total; null for other lists",
+                nullable=True,
+            ),
+            described(
+                "optimum_source",
+                pa.string(),
+                "where the optimum comes from (config)",
+                nullable=True,
+            ),
         ]
     )
 
