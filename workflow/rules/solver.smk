@@ -32,7 +32,7 @@ rule plot_report:
     output:
         plot=report(
             "data/derived/plots/{plot}.png",
-            caption="../report/{plot}.rst",
+            caption="../report/plot.rst",
             category="Plots",
         ),
     log:
