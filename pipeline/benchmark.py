@@ -25,7 +25,7 @@ from pipeline.sources import resolve_mirror
 from pipeline.words import load_word_index
 
 REPO = Path(__file__).resolve().parents[1]
-STAGES = ("patterns",)
+STAGES = ("patterns", "entropy", "solver")
 
 
 def best_time(function: Callable[[], object], repeat: int = 5) -> float:
@@ -162,6 +162,62 @@ def bench_patterns(workdir: Path) -> None:
     report("load whole matrix with checks", load, "s")
 
 
+def bench_entropy(workdir: Path) -> None:
+    from pipeline.entropy import (
+        entropies_from_matrix,
+        entropy_answers_numpy,
+        read_p_common,
+        square_entropies,
+        square_entropies_numpy,
+    )
+
+    derived = workdir / "data" / "derived"
+    index = load_word_index(derived / "words.parquet")
+    matrix = load_pattern_matrix(derived / "patterns" / "index.json", derived / "words.parquet")
+    print(f"entropy: {matrix.shape[0]} guesses x {matrix.shape[1]} answers")
+    full = matrix.full()
+    entropies_from_matrix(full[:10])  # JIT warm-up
+    kernel = best_time(lambda: entropies_from_matrix(full))
+    baseline = best_time(lambda: entropy_answers_numpy(full), repeat=3)
+    assert np.allclose(entropies_from_matrix(full), entropy_answers_numpy(full))
+    report("entropy_answers, all guesses (kernel)", kernel, "s", "(target <= 1 s)")
+    report("entropy_answers, plain numpy (np.bincount)", baseline, "s")
+    report("speed-up over numpy", baseline / kernel, "x")
+
+    encoded = encode_words(index.words)
+    weights = read_p_common(derived / "commonness.parquet", index)
+    square_entropies(encoded, weights, rows=slice(0, 8))  # JIT warm-up
+    streaming = best_time(lambda: square_entropies(encoded, weights), repeat=2)
+    sample = np.arange(0, len(index.words), max(1, len(index.words) // 40))
+    numpy_sample = best_time(lambda: square_entropies_numpy(encoded, weights, sample), repeat=1)
+    numpy_full = numpy_sample * len(index.words) / len(sample)
+    report("streaming guess x guess pass, 2 threads", streaming, "s", "(target <= 10 s)")
+    report(f"plain numpy, {len(sample)} rows scaled to all", numpy_full, "s")
+    report("speed-up over numpy", numpy_full / streaming, "x")
+    (derived / "entropy.parquet").unlink(missing_ok=True)
+    stage = run_snakemake(workdir, "data/derived/entropy.parquet")
+    report("entropy stage wall, snakemake --cores 2", stage, "s")
+
+
+def bench_solver(workdir: Path) -> None:
+    from pipeline.solver import benchmark_solver
+
+    derived = workdir / "data" / "derived"
+    print("solver: every strategy against every answer (in-process, after JIT warm-up)")
+    greedy = benchmark_solver(
+        derived / "words.parquet",
+        derived / "commonness.parquet",
+        derived / "patterns" / "index.json",
+        strategies=[{"name": "greedy_entropy"}],
+    )
+    report("greedy_entropy alone, all answers", greedy["total"], "s", "(target <= 15 s)")
+    targets = ["data/derived/benchmark_summary.parquet"]
+    run_snakemake(workdir, *targets)  # builds what the solver stage needs first
+    (derived / "benchmark_summary.parquet").unlink()
+    stage = run_snakemake(workdir, *targets)
+    report("solver stage wall, all strategies, --cores 2", stage, "s", "(target <= 120 s)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--stage", choices=(*STAGES, "all"), default="all")
@@ -176,6 +232,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.stage in ("patterns", "all"):
             bench_patterns(workdir)
+        else:
+            run_snakemake(workdir, "data/derived/patterns/index.json")
+        if args.stage in ("entropy", "all"):
+            bench_entropy(workdir)
+        if args.stage in ("solver", "all"):
+            bench_solver(workdir)
     finally:
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
