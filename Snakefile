@@ -22,6 +22,7 @@ include: "workflow/rules/words.smk"
 include: "workflow/rules/commonness.smk"
 include: "workflow/rules/patterns.smk"
 include: "workflow/rules/entropy.smk"
+include: "workflow/rules/openers.smk"
 include: "workflow/rules/solver.smk"
 include: "workflow/rules/publish.smk"
 

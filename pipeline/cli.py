@@ -81,6 +81,28 @@ def _compute_entropy(args: argparse.Namespace) -> None:
     )
 
 
+def _rank_opener_part(args: argparse.Namespace) -> None:
+    import pyarrow.parquet as pq
+
+    from pipeline.openers import opener_part_bounds, write_opener_part
+
+    n_openers = pq.read_metadata(args.words).num_rows
+    start, stop = opener_part_bounds(n_openers, args.part, args.parts)
+    write_opener_part(args.words, args.patterns, args.output, start=start, stop=stop)
+
+
+def _rank_prior_openers(args: argparse.Namespace) -> None:
+    from pipeline.openers import write_prior_part
+
+    write_prior_part(args.words, args.commonness, args.output, top_k=args.top_k)
+
+
+def _merge_opener_rankings(args: argparse.Namespace) -> None:
+    from pipeline.openers import merge_opener_parts
+
+    merge_opener_parts(args.parts, args.openers, args.second_guesses, words_path=args.words)
+
+
 def _play_benchmarks(args: argparse.Namespace) -> None:
     from pipeline.solver import write_benchmarks
 
@@ -190,6 +212,25 @@ def _parser() -> argparse.ArgumentParser:
     entropy.add_argument("--square", type=Path, default=None, help="square pattern index.json")
     entropy.add_argument("--output", type=Path, required=True, help="entropy.parquet")
     entropy.add_argument("--distribution", type=Path, required=True, help="distribution file")
+
+    part = command("rank-opener-part", _rank_opener_part, "Rank one range of openers")
+    part.add_argument("--words", type=Path, required=True, help="words.parquet")
+    part.add_argument("--patterns", type=Path, required=True, help="pattern index.json")
+    part.add_argument("--part", type=int, required=True, help="part number, from 0")
+    part.add_argument("--parts", type=int, required=True, help="number of parts")
+    part.add_argument("--output", type=Path, required=True, help="part file to write")
+
+    prior = command("rank-prior-openers", _rank_prior_openers, "Rank top openers, prior mode")
+    prior.add_argument("--words", type=Path, required=True, help="words.parquet")
+    prior.add_argument("--commonness", type=Path, required=True, help="commonness.parquet")
+    prior.add_argument("--top-k", type=int, required=True, help="openers ranked by entropy_prior")
+    prior.add_argument("--output", type=Path, required=True, help="part file to write")
+
+    merge = command("merge-opener-rankings", _merge_opener_rankings, "Merge opener parts")
+    merge.add_argument("--words", type=Path, required=True, help="words.parquet")
+    merge.add_argument("--parts", type=Path, nargs="+", required=True, help="part files")
+    merge.add_argument("--openers", type=Path, required=True, help="openers.parquet")
+    merge.add_argument("--second-guesses", type=Path, required=True, help="second guesses")
 
     play = command("play-benchmarks", _play_benchmarks, "Play every strategy on every answer")
     play.add_argument("--words", type=Path, required=True, help="words.parquet")

@@ -25,6 +25,8 @@ WORDS = "data/derived/words.parquet"
 COMMONNESS = "data/derived/commonness.parquet"
 ENTROPY = "data/derived/entropy.parquet"
 PATTERN_DISTRIBUTION = "data/derived/pattern_distribution.parquet"
+OPENERS = "data/derived/openers.parquet"
+SECOND_GUESSES = "data/derived/second_guesses.parquet"
 BENCHMARK_GAMES = "data/derived/benchmark_games.parquet"
 BENCHMARK_SUMMARY = "data/derived/benchmark_summary.parquet"
 SCORE_MODEL = "data/derived/score_model.parquet"
@@ -47,6 +49,7 @@ wildcard_constraints:
     matrix="|".join(PATTERN_MATRICES),
     chunk=r"\d\d\d\d+",
     plot="|".join(PLOTS),
+    part=r"\d+",
 
 
 def pipeline_code(*modules):
@@ -124,6 +127,15 @@ def get_square_pattern_files(wildcards):
     return pattern_files("patterns_square") if config["patterns"]["square"] else []
 
 
+def get_opener_parts():
+    """The answers-mode part files (config openers.parts jobs) and the prior-mode part."""
+    answers = [
+        f"data/derived/opener_parts/answers-{part}.parquet"
+        for part in range(config["openers"]["parts"])
+    ]
+    return [*answers, "data/derived/opener_parts/prior.parquet"]
+
+
 def get_plot_inputs(wildcards):
     return PLOTS[wildcards.plot]
 
@@ -142,6 +154,8 @@ def get_artifacts(wildcards=None):
         *matrices,
         ENTROPY,
         PATTERN_DISTRIBUTION,
+        OPENERS,
+        SECOND_GUESSES,
         BENCHMARK_GAMES,
         BENCHMARK_SUMMARY,
         SCORE_MODEL,

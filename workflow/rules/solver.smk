@@ -6,6 +6,8 @@ rule play_benchmarks:
         words=WORDS,
         commonness=COMMONNESS,
         patterns=lambda wildcards: pattern_files("patterns"),
+        openers=OPENERS,
+        second_guesses=SECOND_GUESSES,
         code=pipeline_code("solver", "matrix", "patterns", "words", "parquet"),
     output:
         games=BENCHMARK_GAMES,
@@ -21,6 +23,7 @@ rule play_benchmarks:
     shell:
         "wordle-pipeline play-benchmarks --words {input.words} --commonness {input.commonness}"
         " --patterns {input.patterns[0]} --settings {params.settings:q}"
+        " --openers {input.openers} --second-guesses {input.second_guesses}"
         " --games {output.games} --summary {output.summary}"
         " --score-model {output.score_model} > {log} 2>&1"
 
