@@ -163,10 +163,10 @@ def bench_patterns(workdir: Path) -> None:
 
 
 def bench_entropy(workdir: Path) -> None:
+    from pipeline.commonness import load_p_common
     from pipeline.entropy import (
         entropies_from_matrix,
         entropy_answers_numpy,
-        read_p_common,
         square_entropies,
         square_entropies_numpy,
     )
@@ -185,7 +185,7 @@ def bench_entropy(workdir: Path) -> None:
     report("speed-up over numpy", baseline / kernel, "x")
 
     encoded = encode_words(index.words)
-    weights = read_p_common(derived / "commonness.parquet", index)
+    weights = load_p_common(derived / "commonness.parquet", index)
     square_entropies(encoded, weights, rows=slice(0, 8))  # JIT warm-up
     streaming = best_time(lambda: square_entropies(encoded, weights), repeat=2)
     sample = np.arange(0, len(index.words), max(1, len(index.words) // 40))

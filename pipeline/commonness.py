@@ -14,10 +14,12 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 
+from pipeline.errors import InputError
 from pipeline.frequency import read_frequency_counts
 from pipeline.parquet import described, write_parquet
-from pipeline.words import load_word_index
+from pipeline.words import WordIndex, load_word_index
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,24 @@ def commonness_table(
         },
         schema=COMMONNESS_SCHEMA,
     )
+
+
+def load_p_common(commonness_path: str | Path, index: WordIndex) -> np.ndarray:
+    """p_common in word_id order, after checking the file lists the index's words in order."""
+    try:
+        table = pq.ParquetFile(commonness_path).read(columns=["word_id", "word", "p_common"])
+    except (OSError, pa.ArrowException) as error:
+        raise InputError(commonness_path, f"cannot be read as commonness: {error}") from None
+    if (
+        table.num_rows != len(index.words)
+        or table["word_id"].to_pylist() != list(range(len(index.words)))
+        or tuple(table["word"].to_pylist()) != index.words
+    ):
+        raise InputError(commonness_path, f"does not list the words of {index.path} in order")
+    p_common = table["p_common"].to_numpy(zero_copy_only=False).astype(np.float64)
+    if not np.all(np.isfinite(p_common)) or p_common.min() < 0 or not p_common.sum() > 0:
+        raise InputError(commonness_path, "p_common must be finite, >= 0 and not all zero")
+    return p_common
 
 
 def write_commonness(

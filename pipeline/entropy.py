@@ -30,10 +30,10 @@ from pathlib import Path
 import numba
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 from numba import njit
 
-from pipeline.errors import InputError, PipelineError
+from pipeline.commonness import load_p_common
+from pipeline.errors import PipelineError
 
 # The pattern kernel's building blocks, fused here with the histogram so the square matrix
 # never exists in memory; feedback_matrix() is their public face.
@@ -47,7 +47,7 @@ from pipeline.patterns import (
     pattern_dtype,
     pattern_string,
 )
-from pipeline.words import WordIndex, load_word_index
+from pipeline.words import load_word_index
 
 log = logging.getLogger(__name__)
 
@@ -731,24 +731,6 @@ def square_entropies_numpy(
 # --- the stage ----------------------------------------------------------------------------
 
 
-def read_p_common(commonness_path: str | Path, index: WordIndex) -> np.ndarray:
-    """p_common in word_id order, after checking the file lists the index's words in order."""
-    try:
-        table = pq.read_table(commonness_path, columns=["word_id", "word", "p_common"])
-    except (OSError, pa.ArrowException) as error:
-        raise InputError(commonness_path, f"cannot be read as commonness: {error}") from None
-    if (
-        table.num_rows != len(index.words)
-        or table["word_id"].to_pylist() != list(range(len(index.words)))
-        or tuple(table["word"].to_pylist()) != index.words
-    ):
-        raise InputError(commonness_path, f"does not list the words of {index.path} in order")
-    p_common = table["p_common"].to_numpy(zero_copy_only=False).astype(np.float64)
-    if not np.all(np.isfinite(p_common)) or p_common.min() < 0 or not p_common.sum() > 0:
-        raise InputError(commonness_path, "p_common must be finite, >= 0 and not all zero")
-    return p_common
-
-
 def _open_matrix(
     index_path: str | Path, words_path: str | Path, columns: str, shape: tuple[int, int]
 ) -> PatternMatrix:
@@ -790,7 +772,7 @@ def write_entropy(
     n_answers = len(index.answer_rows)
     if all_green(length) > _INT32_MAX:
         raise PipelineError(f"pattern ids of {length}-letter words do not fit pattern_id int32")
-    p_common = read_p_common(commonness_path, index)
+    p_common = load_p_common(commonness_path, index)
     matrix = _open_matrix(patterns_index, words_path, "answers", (n_words, n_answers))
     n_bins = all_green(length) + 1
 

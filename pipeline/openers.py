@@ -51,6 +51,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from numba import njit
 
+from pipeline.commonness import load_p_common
 from pipeline.errors import InputError, PipelineError
 from pipeline.files import sha256_file
 from pipeline.matrix import load_pattern_matrix
@@ -62,7 +63,7 @@ from pipeline.patterns import (
     feedback_matrix,
     pattern_string,
 )
-from pipeline.words import WordIndex, load_word_index
+from pipeline.words import load_word_index
 
 log = logging.getLogger(__name__)
 
@@ -944,22 +945,6 @@ def second_guesses_numpy(matrix: np.ndarray, answer_rows: np.ndarray, opener: in
 # --------------------------------------------------------------------------- prior mode
 
 
-def prior_weights(commonness_path: str | Path, index: WordIndex) -> np.ndarray:
-    """p_common per word_id from commonness.parquet, checked against the word index."""
-    try:
-        table = pq.read_table(commonness_path, columns=["word_id", "word", "p_common"])
-    except (OSError, pa.ArrowException) as error:
-        raise InputError(commonness_path, f"cannot be read as commonness data: {error}") from None
-    if table["word"].to_pylist() != list(index.words) or table["word_id"].to_pylist() != list(
-        range(len(index.words))
-    ):
-        raise InputError(commonness_path, "words differ from the word index; rebuild it")
-    weights = table["p_common"].to_numpy(zero_copy_only=False).astype(np.float64)
-    if not np.all(np.isfinite(weights)) or np.any(weights <= 0):
-        raise InputError(commonness_path, "p_common must be finite and positive for every word")
-    return weights
-
-
 @njit(cache=True, nogil=True)
 def _weighted_row_entropies(block, weights, span):  # pragma: no cover - compiled
     """Entropy (bits) of each row's replies over all columns, columns weighted."""
@@ -1232,7 +1217,7 @@ def write_prior_part(
     Guess x guess patterns are computed block by block on the fly, never stored whole.
     """
     index = load_word_index(words_path)
-    weights = prior_weights(commonness_path, index)
+    weights = load_p_common(commonness_path, index)
     encoded = encode_words(index.words)
     chosen = top_openers(prior_entropies(encoded, weights), top_k)
     stop = len(chosen) if stop is None else min(stop, len(chosen))

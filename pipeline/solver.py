@@ -81,6 +81,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from numba import njit
 
+from pipeline.commonness import load_p_common
 from pipeline.errors import InputError, PipelineError
 from pipeline.feedback_kernel import feedback_kernel, letter_counts
 from pipeline.matrix import load_pattern_matrix
@@ -91,7 +92,7 @@ from pipeline.patterns import (
     feedback_matrix,
     pattern_dtype,
 )
-from pipeline.words import WordIndex, load_word_index
+from pipeline.words import load_word_index
 
 log = logging.getLogger(__name__)
 
@@ -608,22 +609,6 @@ class SolverData:
         return position
 
 
-def read_p_common(commonness_path: str | Path, index: WordIndex) -> np.ndarray:
-    """p_common in word_id order, checked against the word index."""
-    try:
-        table = pq.read_table(commonness_path, columns=["word_id", "word", "p_common"])
-    except (OSError, pa.ArrowException) as error:
-        raise InputError(commonness_path, f"cannot be read as commonness: {error}") from None
-    if tuple(table["word"].to_pylist()) != index.words or table["word_id"].to_pylist() != list(
-        range(len(index.words))
-    ):
-        raise InputError(commonness_path, f"does not list the words of {index.path} in order")
-    weights = table["p_common"].to_numpy(zero_copy_only=False).astype(np.float64)
-    if not np.all(np.isfinite(weights)) or weights.min() < 0 or not weights.sum() > 0:
-        raise InputError(commonness_path, "p_common must be finite, >= 0 and not all zero")
-    return weights
-
-
 def load_solver_data(
     words_path: str | Path,
     commonness_path: str | Path,
@@ -641,7 +626,7 @@ def load_solver_data(
         index.words,
         index.answer_rows,
         stored.full(),
-        read_p_common(commonness_path, index),
+        load_p_common(commonness_path, index),
         openers_path=Path(openers_path) if openers_path else None,
         second_guesses_path=Path(second_guesses_path) if second_guesses_path else None,
     )
