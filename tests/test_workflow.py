@@ -54,10 +54,9 @@ FIXTURE_CONFIG = {
 }
 
 
-def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    """Run the repository's workflow in `workdir` with the fixture config."""
-    env = {key: value for key, value in os.environ.items() if key != "WORDLE_MIRROR"}
-    command = [
+def snakemake_command(workdir: Path, *args: str) -> list[str]:
+    """The command that runs the repository's workflow in `workdir` with the fixture config."""
+    return [
         *SNAKEMAKE,
         "--snakefile",
         str(REPO / "Snakefile"),
@@ -71,7 +70,22 @@ def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.Compl
         "2",
         *args,
     ]
-    result = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+
+
+def fixture_env() -> dict[str, str]:
+    """The environment, less a WORDLE_MIRROR that would override the fixture's mirror."""
+    return {key: value for key, value in os.environ.items() if key != "WORDLE_MIRROR"}
+
+
+def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """Run the workflow; fail the test with Snakemake's output unless it succeeds."""
+    result = subprocess.run(
+        snakemake_command(workdir, *args),
+        capture_output=True,
+        text=True,
+        env=fixture_env(),
+        check=False,
+    )
     if check and result.returncode != 0:
         raise AssertionError(f"snakemake failed:\n{result.stdout}\n{result.stderr}")
     return result
@@ -339,23 +353,9 @@ def test_damaged_artifact_is_named_and_a_rerun_repairs_it(tmp_path, damage, vict
 
 def _kill_when(workdir: Path, marker: Path, timeout: float = 120) -> None:
     """Start the workflow and SIGKILL it (all its processes) once `marker` appears."""
-    env = {key: value for key, value in os.environ.items() if key != "WORDLE_MIRROR"}
-    command = [
-        *SNAKEMAKE,
-        "--snakefile",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(workdir),
-        "--workflow-profile",
-        str(REPO / "workflow" / "profiles" / "default"),
-        "--configfile",
-        str(workdir / "test-config.yaml"),
-        "--cores",
-        "2",
-    ]
     process = subprocess.Popen(
-        command,
-        env=env,
+        snakemake_command(workdir),
+        env=fixture_env(),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,

@@ -130,10 +130,10 @@ def get_square_pattern_files(wildcards):
 def get_opener_parts():
     """The answers-mode part files (config openers.parts jobs) and the prior-mode part."""
     answers = [
-        f"data/derived/opener_parts/answers-{part}.parquet"
+        f"data/work/opener_parts/answers-{part}.parquet"
         for part in range(config["openers"]["parts"])
     ]
-    return [*answers, "data/derived/opener_parts/prior.parquet"]
+    return [*answers, "data/work/opener_parts/prior.parquet"]
 
 
 def get_plot_inputs(wildcards):

@@ -1,5 +1,7 @@
 # Two-step opener rankings: every opener, with the best second guess for every reply.
 # Openers are split into config openers.parts jobs; prior mode ranks the top K in one job.
+# The part files stay in data/work/ (not artifacts): when only the prior part must be
+# redone (a new frequency file), the expensive answers-mode parts are reused.
 
 
 rule rank_opener_part:
@@ -8,7 +10,7 @@ rule rank_opener_part:
         patterns=lambda wildcards: pattern_files("patterns"),
         code=pipeline_code("openers", "matrix", "patterns", "words", "parquet"),
     output:
-        part=temp("data/derived/opener_parts/answers-{part}.parquet"),
+        part="data/work/opener_parts/answers-{part}.parquet",
     params:
         parts=config["openers"]["parts"],
     threads: 1
@@ -27,7 +29,7 @@ rule rank_prior_openers:
         commonness=COMMONNESS,
         code=pipeline_code("openers", "patterns", "words", "parquet"),
     output:
-        part=temp("data/derived/opener_parts/prior.parquet"),
+        part="data/work/opener_parts/prior.parquet",
     params:
         top_k=config["openers"]["prior_top_k"],
     threads: 1
