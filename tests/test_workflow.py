@@ -386,3 +386,32 @@ def test_killed_runs_resume_to_identical_artifacts(built, tmp_path):
         check=False,
     )
     assert problems.returncode == 0
+
+
+def readme_examples() -> list[tuple[str, str]]:
+    """(language, code) of every fenced block in the README's section on other tools."""
+    text = (REPO / "README.md").read_text()
+    section = text.split("## Using the artifacts from other tools", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```(python|sql)\n(.*?)```", section, flags=re.DOTALL)
+
+
+def test_readme_has_polars_and_duckdb_examples():
+    languages = [language for language, _ in readme_examples()]
+    assert languages.count("python") >= 2 and languages.count("sql") >= 2
+
+
+@pytest.mark.parametrize("number", range(len(readme_examples())))
+def test_readme_example_runs_as_written(built, number):
+    import duckdb
+
+    language, code = readme_examples()[number]
+    cwd = os.getcwd()
+    os.chdir(built)
+    try:
+        if language == "python":
+            exec(compile(code, f"README example {number}", "exec"), {})
+        else:
+            rows = duckdb.sql(code).fetchall()
+            assert rows, "the query returned no rows"
+    finally:
+        os.chdir(cwd)
