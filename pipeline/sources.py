@@ -19,6 +19,7 @@ import json
 import os
 import re
 import time
+import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -266,13 +267,41 @@ def _read_kaggle(name: str, dataset: str, file: str) -> bytes:
         import kagglehub
 
         returned = Path(kagglehub.dataset_download(dataset, path=file))
-        path = returned / file if returned.is_dir() else returned
-        return path.read_bytes()
     except Exception as exc:  # kagglehub raises many types; all mean "could not get it"
         raise PipelineError(
             f"source {name!r}: could not download file {file!r} of Kaggle dataset "
             f"{dataset!r}: {type(exc).__name__}: {exc}. {OFFLINE_HINT}"
         ) from exc
+    return _kaggle_file_bytes(name, returned, file)
+
+
+def _kaggle_file_bytes(name: str, returned: Path, file: str) -> bytes:
+    """The bytes of `file` from what kagglehub returned: the file, a folder, or an archive.
+
+    Nothing is extracted to disk: an archive member is read in memory, and only a member
+    whose path stays inside the archive (no absolute path, no `..`) is accepted, so a
+    hostile archive cannot write or read outside its folder.
+    """
+    path = returned / file if returned.is_dir() else returned
+    if not path.resolve().is_relative_to(returned.resolve()):
+        raise PipelineError(f"source {name!r}: file {file!r} lies outside {returned}")
+    if not path.is_file():
+        raise PipelineError(f"source {name!r}: kagglehub returned no file {file!r} ({path})")
+    if not zipfile.is_zipfile(path) or file.endswith(".zip"):
+        return path.read_bytes()
+    wanted = PurePosixPath(file).name
+    with zipfile.ZipFile(path) as archive:
+        for member in archive.namelist():
+            member_path = PurePosixPath(member)
+            if member_path.name != wanted:
+                continue
+            if member_path.is_absolute() or ".." in member_path.parts:
+                raise PipelineError(
+                    f"source {name!r}: archive {path} holds {member!r}, a path outside the "
+                    "archive; refused"
+                )
+            return archive.read(member)
+    raise PipelineError(f"source {name!r}: archive {path} has no member {wanted!r}")
 
 
 class _Retryable(Exception):

@@ -11,6 +11,7 @@ import os
 import socket
 import ssl
 import threading
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -330,6 +331,59 @@ def test_kaggle_download_is_copied_with_provenance(
         "pinned_sha256": None,
         "verified": False,
     }
+
+
+def _kaggle_returning(monkeypatch: pytest.MonkeyPatch, returned: Path) -> None:
+    import kagglehub
+
+    monkeypatch.setattr(kagglehub, "dataset_download", lambda *_, **__: str(returned))
+
+
+KAGGLE_SPEC = {"kind": "kaggle", "dataset": "o/d", "file": "unigram_freq.csv"}
+
+
+def test_kaggle_archive_member_is_read_without_extracting(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    archive = tmp_path / "cache" / "unigram_freq.csv.zip"
+    archive.parent.mkdir()
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("notes.txt", "not this one")
+        zipped.writestr("unigram_freq.csv", "word,count\nthe,5\n")
+    _kaggle_returning(monkeypatch, archive)
+    dest = tmp_path / "raw" / "frequency.txt"
+    fetch_source("frequency", KAGGLE_SPEC, dest, tmp_path / "raw" / "p.json", mirror=None)
+    assert dest.read_bytes() == b"word,count\nthe,5\n"
+    assert sorted(path.name for path in archive.parent.iterdir()) == ["unigram_freq.csv.zip"]
+
+
+@pytest.mark.parametrize("member", ["../unigram_freq.csv", "/etc/unigram_freq.csv"])
+def test_kaggle_archive_escaping_its_folder_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, member: str
+) -> None:
+    archive = tmp_path / "cache" / "data.zip"
+    archive.parent.mkdir()
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr(member, "word,count\nthe,5\n")
+    _kaggle_returning(monkeypatch, archive)
+    dest = tmp_path / "raw" / "frequency.txt"
+    with pytest.raises(PipelineError, match="a path outside the archive; refused"):
+        fetch_source("frequency", KAGGLE_SPEC, dest, tmp_path / "raw" / "p.json", mirror=None)
+    assert not dest.exists()
+    assert not (tmp_path / "unigram_freq.csv").exists()
+
+
+def test_kaggle_file_outside_the_returned_folder_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    (tmp_path / "secret.csv").write_text("word,count\n")
+    _kaggle_returning(monkeypatch, folder)
+    spec = {**KAGGLE_SPEC, "file": "../secret.csv"}
+    with pytest.raises(PipelineError):
+        fetch_source("frequency", spec, tmp_path / "d", tmp_path / "p.json", mirror=None)
+    assert not (tmp_path / "d").exists()
 
 
 def test_kaggle_failure_becomes_pipeline_error(
