@@ -16,7 +16,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from pipeline import __version__
+import pipeline
 from pipeline.errors import InputError, PipelineError
 from pipeline.files import sha256_file, write_text_atomic
 from pipeline.parquet import field_descriptions
@@ -114,7 +114,7 @@ def build_manifest(
     effective = {key: value for key, value in config.items() if key not in LOCATION_KEYS}
     return {
         "format": MANIFEST_FORMAT,
-        "package_version": __version__,
+        "package_version": pipeline.__version__,
         "config": effective,
         "raw_inputs": raw_inputs,
         "artifacts": dict(sorted(entries.items())),

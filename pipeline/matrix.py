@@ -14,7 +14,9 @@ import io
 import json
 import logging
 import math
-from collections.abc import Iterator, Sequence
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +32,8 @@ log = logging.getLogger(__name__)
 
 INDEX_FORMAT = 1
 COLUMN_KINDS = ("answers", "guesses")
+# Chunks decoded at once when a read needs several: sha256 and zstd release the GIL.
+READ_THREADS = min(4, os.cpu_count() or 1)
 
 
 class PatternStoreError(PipelineError):
@@ -276,6 +280,24 @@ class PatternMatrix:
         for number, entry in enumerate(self.chunks):
             yield entry.row_start, entry.row_stop, self.chunk(number)
 
+    def _each_chunk(self, numbers: Sequence[int], use: Callable[[int, np.ndarray], None]) -> None:
+        """Call use(number, rows) for the given chunks, decoding up to READ_THREADS at a time.
+
+        Each thread holds one decoded chunk at a time; the first failing chunk (in the
+        given order) raises its own error.
+        """
+
+        def read(number: int) -> None:
+            use(number, self.chunk(number))
+
+        if len(numbers) < 2 or READ_THREADS < 2:
+            for number in numbers:
+                read(number)
+            return
+        with ThreadPoolExecutor(max_workers=min(READ_THREADS, len(numbers))) as pool:
+            for _ in pool.map(read, numbers):
+                pass
+
     def rows(self, row_ids: Sequence[int] | np.ndarray) -> np.ndarray:
         """The given guess rows, in the given order, reading each needed chunk once."""
         row_ids = np.asarray(row_ids, dtype=np.int64)
@@ -283,17 +305,32 @@ class PatternMatrix:
             raise PipelineError(f"row ids must lie in [0, {self.shape[0]})")
         result = np.empty((row_ids.size, self.shape[1]), dtype=self.dtype)
         owners = np.searchsorted(self._starts, row_ids, side="right") - 1
-        for number in np.unique(owners):
-            block = self.chunk(int(number))
+
+        def use(number: int, block: np.ndarray) -> None:
             wanted = np.flatnonzero(owners == number)
             result[wanted] = block[row_ids[wanted] - self.chunks[number].row_start]
+
+        self._each_chunk(sorted(set(owners.tolist())), use)  # np.unique imports numpy.ma
         return result
 
-    def full(self) -> np.ndarray:
-        """The whole matrix (guesses x columns)."""
-        result = np.empty(self.shape, dtype=self.dtype)
-        for start, stop, block in self.iter_chunks():
-            result[start:stop] = block
+    def full(self, column_ids: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+        """The whole matrix (guesses x columns), or every row restricted to `column_ids`."""
+        if column_ids is not None:
+            column_ids = np.asarray(column_ids, dtype=np.int64)
+            if column_ids.size and (column_ids.min() < 0 or column_ids.max() >= self.shape[1]):
+                raise PipelineError(f"column ids must lie in [0, {self.shape[1]})")
+        width = self.shape[1] if column_ids is None else column_ids.size
+        result = np.empty((self.shape[0], width), dtype=self.dtype)
+
+        def use(number: int, block: np.ndarray) -> None:
+            entry = self.chunks[number]
+            target = result[entry.row_start : entry.row_stop]
+            if column_ids is None:
+                target[...] = block
+            else:
+                np.take(block, column_ids, axis=1, out=target)
+
+        self._each_chunk(range(len(self.chunks)), use)
         return result
 
 

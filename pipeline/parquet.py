@@ -10,7 +10,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline import __version__
+import pipeline
 from pipeline.files import atomic_path, sha256_file
 
 METADATA_PREFIX = "wordle_pipeline."
@@ -43,7 +43,7 @@ def provenance_metadata(
     return {
         f"{METADATA_PREFIX}inputs_sha256".encode(): json.dumps(hashes, sort_keys=True).encode(),
         f"{METADATA_PREFIX}config".encode(): json.dumps(config, sort_keys=True).encode(),
-        f"{METADATA_PREFIX}version".encode(): __version__.encode(),
+        f"{METADATA_PREFIX}version".encode(): pipeline.__version__.encode(),
     }
 
 

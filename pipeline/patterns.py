@@ -18,7 +18,7 @@ ALPHABET_SIZE = 26
 _COLOURS = "BYG"  # index = colour code: 0 grey (B), 1 yellow (Y), 2 green (G)
 _COLOUR_CODE = {"B": 0, "Y": 1, "G": 2}
 _MAX_LENGTH = 20  # 3**20 - 1 is the largest all-green id that fits in uint32
-_NUMPY_CHUNK_ELEMENTS = 1 << 22  # bounds the (rows, A, L, L) temporaries of the numpy baseline
+_NUMPY_CHUNK_ELEMENTS = 1 << 22  # bounds the (rows, A) temporaries of the numpy baseline
 
 
 def encode_words(words: Sequence[str]) -> np.ndarray:
@@ -98,29 +98,36 @@ def feedback_matrix(guesses: np.ndarray, answers: np.ndarray) -> np.ndarray:
     return out
 
 
-def _numpy_block(guesses: np.ndarray, answers: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """Pattern ids for one block of guess rows, by rank counting on broadcast arrays.
+def _group_codes(
+    letter: int, positions: Sequence[int], answers_t: np.ndarray, count: np.ndarray
+) -> np.ndarray:
+    """What the guess positions holding `letter` add to the pattern id, for each answer.
 
-    The r-th non-green occurrence (0-based, left to right) of a letter in the guess is
-    yellow iff r < the number of non-green positions of the answer holding that letter.
+    It depends on nothing else in the guess: greens first, then left to right a position
+    is yellow while the answer has copies of the letter left (its count minus the greens).
+    A letter held once is therefore yellow iff it is not green and the answer holds it.
     """
-    length = guesses.shape[1]
-    green = guesses[:, None, :] == answers[None, :, :]  # (g, A, L)
-    # unmatched[g, a, i]: non-green answer positions whose letter equals guess letter i
-    same_answer = guesses[:, None, :, None] == answers[None, :, None, :]  # (g, A, L, L)
-    unmatched = (same_answer & ~green[:, :, None, :]).sum(axis=3)
-    # rank[g, a, i]: earlier non-green guess positions with the same letter as position i
-    same_guess = guesses[:, :, None] == guesses[:, None, :]  # (g, L, L) [i, k]
-    earlier = same_guess & np.tri(length, k=-1, dtype=bool)[None, :, :]
-    rank = (earlier[:, None, :, :] & ~green[:, :, None, :]).sum(axis=3)
-    yellow = ~green & (rank < unmatched)
-    codes = 2 * green.astype(np.int64) + yellow
-    powers = 3 ** np.arange(length, dtype=np.int64)
-    return (codes @ powers).astype(dtype)
+    greens = [answers_t[position] == letter for position in positions]
+    if len(positions) == 1:
+        return np.where(greens[0], 2, count > 0) * 3 ** positions[0]
+    available = count.astype(np.int64) - np.sum(greens, axis=0)
+    codes = np.zeros(answers_t.shape[1], dtype=np.int64)
+    for position, green in zip(positions, greens, strict=True):
+        yellow = ~green & (available > 0)
+        available -= yellow
+        codes += (2 * green + yellow) * 3**position
+    return codes
 
 
 def feedback_matrix_numpy(guesses: np.ndarray, answers: np.ndarray) -> np.ndarray:
-    """Plain vectorized numpy version of feedback_matrix: the exact baseline for benchmarks."""
+    """Plain vectorized numpy version of feedback_matrix: the exact baseline for benchmarks.
+
+    A guess splits into letter groups (a letter and the positions holding it), and a
+    group's share of the pattern id depends only on the group and the answer. So each
+    distinct group of all the guesses gets one row of shares over the answers, and a
+    guess's patterns are the sum of its groups' rows: L row gathers per guess, in blocks
+    of guess rows that bound the temporaries.
+    """
     guesses, answers = _check_encoded(guesses, answers)
     n_guesses, length = guesses.shape
     n_answers = answers.shape[0]
@@ -128,10 +135,30 @@ def feedback_matrix_numpy(guesses: np.ndarray, answers: np.ndarray) -> np.ndarra
     out = np.empty((n_guesses, n_answers), dtype=dtype)
     if out.size == 0:
         return out
-    rows = max(1, _NUMPY_CHUNK_ELEMENTS // (n_answers * length * length))
+    answers_t = np.ascontiguousarray(answers.T)
+    counts = np.zeros((ALPHABET_SIZE, n_answers), dtype=np.int64)
+    columns = np.arange(n_answers)
+    for position in range(length):
+        counts[answers_t[position], columns] += 1  # one (letter, answer) pair per column
+    bits = 1 << np.arange(length, dtype=np.int64)
+    masks = ((guesses[:, :, None] == guesses[:, None, :]) * bits).sum(axis=2)  # (G, L)
+    first = (masks & -masks) == bits  # the group's leftmost position represents it
+    keys = np.where(first, guesses.astype(np.int64) << length | masks, -1)
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    shares = np.zeros((distinct.size, n_answers), dtype=dtype)
+    for row, key in enumerate(distinct.tolist()):
+        if key >= 0:  # -1 marks a position already counted in its group: a zero share
+            letter, mask = key >> length, key & ((1 << length) - 1)
+            positions = [p for p in range(length) if mask >> p & 1]
+            shares[row] = _group_codes(letter, positions, answers_t, counts[letter])
+    inverse = inverse.reshape(n_guesses, length)
+    rows = max(1, _NUMPY_CHUNK_ELEMENTS // n_answers)
     for start in range(0, n_guesses, rows):
-        stop = min(start + rows, n_guesses)
-        out[start:stop] = _numpy_block(guesses[start:stop], answers, dtype)
+        block = inverse[start : start + rows]
+        target = out[start : start + rows]
+        np.take(shares, block[:, 0], axis=0, out=target)
+        for position in range(1, length):
+            target += shares[block[:, position]]
     return out
 
 

@@ -195,15 +195,16 @@ def load_word_index(path: str | Path) -> WordIndex:
     words = tuple(table["word"].to_pylist())
     if not words:
         raise InputError(path, "holds no words")
-    if table["word_id"].to_pylist() != list(range(len(words))):
+    word_ids = table["word_id"].to_numpy(zero_copy_only=False)  # nulls become NaN
+    if not np.array_equal(word_ids, np.arange(len(words))):
         raise InputError(path, "word_id is not 0, 1, 2, ... in row order")
-    if list(words) != sorted(set(words)):
+    if list(words) != sorted(words) or len(set(words)) != len(words):
         raise InputError(path, "words are not sorted and unique")
-    lengths = {len(word) for word in words}
+    lengths = set(map(len, words))
     if len(lengths) != 1:
         raise InputError(path, f"words differ in length ({sorted(lengths)})")
-    bad = next((word for word in words if not WORD_PATTERN.fullmatch(word)), None)
-    if bad is not None:
+    if not WORD_PATTERN.fullmatch("".join(words)):  # one match for all: the index is large
+        bad = next(word for word in words if not WORD_PATTERN.fullmatch(word))
         raise InputError(path, f"word {_shown(bad)} has characters outside a-z")
     is_answer = table["is_answer"].to_numpy(zero_copy_only=False).astype(bool)
     answer_ids = table["answer_id"].to_numpy(zero_copy_only=False)

@@ -16,6 +16,7 @@ import pytest
 import zstandard
 
 from pipeline import files
+from pipeline import matrix as matrix_module
 from pipeline.errors import InputError, PipelineError
 from pipeline.matrix import (
     PatternStoreError,
@@ -165,6 +166,19 @@ def test_rows_in_any_order_with_repeats(store):
         matrix.rows([0, 40])
     with pytest.raises(PipelineError, match=r"row ids must lie in \[0, 40\)"):
         matrix.rows([-1])
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_full_restricted_to_columns(store, monkeypatch, threads):
+    monkeypatch.setattr(matrix_module, "READ_THREADS", threads)
+    matrix = load_pattern_matrix(store["index"])
+    full = expected_matrix(store["words"])
+    for columns in ([9, 0, 4, 4], np.array([3]), []):
+        np.testing.assert_array_equal(matrix.full(columns), full[:, columns])
+    np.testing.assert_array_equal(matrix.full(), full)
+    np.testing.assert_array_equal(matrix.rows([39, 0, 20]), full[[39, 0, 20]])
+    with pytest.raises(PipelineError, match=r"column ids must lie in \[0, 10\)"):
+        matrix.full([0, 10])
 
 
 def test_iter_chunks_yields_row_ranges(store):
