@@ -19,6 +19,15 @@ def real_mirror() -> Path | None:
     return None
 
 
+def write(path: Path, data: str | bytes) -> Path:
+    """Write text exactly as given (no newline translation) or bytes; return the path."""
+    if isinstance(data, str):
+        path.write_text(data, encoding="utf-8", newline="")
+    else:
+        path.write_bytes(data)
+    return path
+
+
 @pytest.fixture(scope="session")
 def mirror() -> Path:
     path = real_mirror()

@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pipeline.errors import InputError, PipelineError
 from pipeline.frequency import read_frequency_counts
-
-
-def write(path: Path, data: str | bytes) -> Path:
-    if isinstance(data, str):
-        path.write_text(data, encoding="utf-8", newline="")
-    else:
-        path.write_bytes(data)
-    return path
+from tests.conftest import write
 
 
 def test_kaggle_layout(tmp_path):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import polars as pl
 import pyarrow.parquet as pq
@@ -17,14 +16,7 @@ from pipeline.words import (
     read_word_list,
     write_word_index,
 )
-
-
-def write(path: Path, data: str | bytes) -> Path:
-    if isinstance(data, str):
-        path.write_text(data, encoding="utf-8", newline="")
-    else:
-        path.write_bytes(data)
-    return path
+from tests.conftest import write
 
 
 def test_hygiene_bom_crlf_case_blank_lines_and_no_final_newline(tmp_path):
