@@ -25,7 +25,7 @@ from pipeline.sources import resolve_mirror
 from pipeline.words import load_word_index
 
 REPO = Path(__file__).resolve().parents[1]
-STAGES = ("patterns", "entropy", "solver")
+STAGES = ("patterns", "entropy", "openers", "solver")
 
 
 def best_time(function: Callable[[], object], repeat: int = 5) -> float:
@@ -197,6 +197,37 @@ def bench_entropy(workdir: Path) -> None:
     report("entropy stage wall, snakemake --cores 2", stage, "s")
 
 
+def bench_openers(workdir: Path) -> None:
+    from pipeline.openers import AnswerSolver, second_guesses_numpy
+
+    derived = workdir / "data" / "derived"
+    index = load_word_index(derived / "words.parquet")
+    matrix = load_pattern_matrix(derived / "patterns" / "index.json").full()
+    print(f"openers: all {len(index.words)} openers, answers mode")
+    solver = AnswerSolver(matrix, index.answer_rows, index.words)
+    sample = [index.words.index(word) for word in ("tarse", "crane", "qajaq", "fuzzy")]
+    solver.solve(sample[0])  # JIT warm-up
+    kernel = best_time(lambda: [solver.solve(opener) for opener in sample], repeat=2)
+    baseline = best_time(
+        lambda: [second_guesses_numpy(matrix, index.answer_rows, o) for o in sample], repeat=1
+    )
+    report(f"kernel, {len(sample)} openers (tarse crane qajaq fuzzy)", kernel, "s")
+    report(f"per-bucket numpy, same {len(sample)} openers", baseline, "s")
+    report("speed-up over numpy", baseline / kernel, "x")
+
+    run_snakemake(workdir, "data/derived/openers.parquet")  # everything before the stage
+    for path in [derived / "openers.parquet", *(workdir / "data" / "work").rglob("*.parquet")]:
+        path.unlink()
+    stage = run_snakemake(workdir, "data/derived/openers.parquet")
+    report("opener stage wall, all openers + prior top K, --cores 2", stage, "s", "(<= 600 s)")
+    report("per opener, wall x 2 cores / openers", 2000 * stage / len(index.words), "ms")
+    report(
+        "per-bucket numpy for all openers (estimate)",
+        baseline / len(sample) * len(index.words) / 2 / 3600,
+        "h",
+    )
+
+
 def bench_solver(workdir: Path) -> None:
     from pipeline.solver import benchmark_solver
 
@@ -234,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
             run_snakemake(workdir, "data/derived/patterns/index.json")
         if args.stage in ("entropy", "all"):
             bench_entropy(workdir)
+        if args.stage in ("openers", "all"):
+            bench_openers(workdir)
         if args.stage in ("solver", "all"):
             bench_solver(workdir)
     finally:

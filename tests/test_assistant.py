@@ -33,8 +33,7 @@ from pipeline.patterns import (
     pattern_string,
 )
 from pipeline.words import load_word_index, write_word_index
-
-REPO = Path(__file__).resolve().parents[1]
+from tests.conftest import REPO, real_mirror
 
 # Repeated letters on both sides (abbey, eerie, geese, llama, mamma, speed, ...), anagrams
 # (tarse, raise, arise, ...) and answers sharing most letters, so filters and ties bite.
@@ -449,11 +448,32 @@ def test_stale_artifact_is_refused(data, tmp_path, capsys):
 
 
 @pytest.fixture(scope="module")
-def real() -> Path:
+def real(tmp_path_factory) -> Path:
+    """The built real artifacts in data/derived, or else the same built from the mirror."""
     folder = REPO / "data" / "derived"
     needed = ["words.parquet", "entropy.parquet", "patterns/index.json"]
-    if not all((folder / name).is_file() for name in needed):
-        pytest.skip("no built artifacts in data/derived (run the pipeline)")
+    if all((folder / name).is_file() for name in needed):
+        return folder
+    mirror = real_mirror()
+    if mirror is None:
+        pytest.skip("no built artifacts in data/derived and no real data mirror")
+    folder = tmp_path_factory.mktemp("real")
+    words = folder / "words.parquet"
+    write_word_index(mirror / "allowed.txt", mirror / "answers.txt", words)
+    commonness = folder / "commonness.parquet"
+    write_commonness(words, mirror / "unigram_freq.csv", commonness, n_common=3000, width=10)
+    rows = 4000
+    chunks = [
+        folder / "patterns" / f"chunk-{chunk:04d}.npy.zst"
+        for chunk in range(chunk_count(len(load_word_index(words).words), rows))
+    ]
+    for chunk, path in enumerate(chunks):
+        write_pattern_chunk(words, path, chunk=chunk, chunk_rows=rows)
+    index = folder / "patterns" / "index.json"
+    write_chunk_index(words, chunks, index, chunk_rows=rows)
+    write_entropy(
+        words, commonness, index, folder / "entropy.parquet", folder / "distribution.parquet"
+    )
     return folder
 
 
