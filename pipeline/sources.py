@@ -114,24 +114,33 @@ def source_fingerprint(spec: Mapping[str, Any], mirror: Path | None) -> str:
 
     Used as a Snakemake param: touching a file leaves it alone, editing bytes changes it,
     and moving the mirror folder does not (only the path inside the mirror counts).
+    A pinned sha256 names the bytes wherever they come from, so switching between the
+    network and a mirror that holds the same bytes changes nothing; a local or mirror
+    file that differs from its pin changes the fingerprint, so the fetch reruns and
+    reports the mismatch.
     """
     src = validate_source(str(spec.get("name", "<source>")), spec)
-    pinned = src["sha256"] or "-"
+    pinned = src["sha256"]
     kind = src["kind"]
     if kind == "local":
-        path = Path(src["path"])
-        if not path.is_file():
-            return f"missing:{src['path']}"
-        return f"local:{src['path']}:sha256={sha256_file(path)}:pinned={pinned}"
-    if mirror is not None:
+        path, where = Path(src["path"]), f"local:{src['path']}"
+    elif mirror is not None:
         rel = src["mirror_path"]
         if rel is None:
             return f"missing:mirror_path:{kind}"
-        path = mirror / rel
-        if not path.is_file():
-            return f"missing:mirror:{rel}"
-        return f"mirror:{kind}:{rel}:sha256={sha256_file(path)}:pinned={pinned}"
-    return f"network:{_origin(src)}:pinned={pinned}"
+        path, where = mirror / rel, f"mirror:{kind}:{rel}"
+    else:
+        path, where = None, f"network:{_origin(src)}"
+    if path is not None and not path.is_file():
+        return f"missing:{src['path']}" if kind == "local" else f"missing:mirror:{rel}"
+    actual = None if path is None else sha256_file(path)
+    if pinned is not None and actual in (None, pinned):
+        return f"pinned:sha256={pinned}"
+    if pinned is not None:
+        return f"{where}:sha256={actual}:pinned={pinned}"
+    if actual is None:
+        return f"{where}:pinned=-"
+    return f"{where}:sha256={actual}:pinned=-"
 
 
 def fetch_source(

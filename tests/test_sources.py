@@ -720,3 +720,20 @@ def test_real_sources_from_mirror(tmp_path: Path) -> None:
         assert record["sha256"] == spec["sha256"]
         assert record["read_from"] == "mirror"
         assert record["mirror_path"] == spec["mirror_path"]
+
+
+def test_pinned_fingerprint_names_the_bytes_wherever_they_come_from(
+    mirror: Path, tmp_path: Path
+) -> None:
+    pinned = _url_spec(sha256=WORDS_SHA)
+    network = source_fingerprint(pinned, None)
+    assert source_fingerprint(pinned, mirror) == network  # same bytes: switching reruns nothing
+    local = tmp_path / "own.txt"
+    local.write_bytes(WORDS)
+    assert source_fingerprint({"kind": "local", "path": str(local), "sha256": WORDS_SHA}, None) == (
+        network
+    )
+    (mirror / "lists" / "allowed.txt").write_bytes(b"other\n")
+    changed = source_fingerprint(pinned, mirror)
+    assert changed != network and sha256_bytes(b"other\n") in changed  # rerun, then refused
+    assert source_fingerprint(_url_spec(), mirror) != source_fingerprint(_url_spec(), None)
