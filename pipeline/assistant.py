@@ -57,6 +57,7 @@ from pipeline.errors import PipelineError
 from pipeline.files import sha256_file
 from pipeline.parquet import read_provenance
 from pipeline.patterns import encode_words, feedback_matrix, feedback_matrix_numpy, parse_pattern
+from pipeline.ties import TIE_TOLERANCE, descending_tie_groups
 from pipeline.words import WordIndex, load_word_index
 
 if TYPE_CHECKING:
@@ -67,7 +68,6 @@ MODES = ("answers", "prior")
 DEFAULT_DATA = Path("data/derived")
 DEFAULT_TOP = 10
 DEFAULT_LIST = 10  # remaining candidates are listed when at most this many
-TIE_TOLERANCE = 1e-9  # bits: entropies this close count as equal
 # Up to this many (guess, candidate) pairs, patterns and entropies are plain numpy. Beyond
 # it numba's kernels win, though their first call costs about 0.8 s of CPU (import, then
 # loading the cached kernels): as much as numpy needs for some 10^8 pairs.
@@ -313,12 +313,8 @@ def best_order(
     entropy: np.ndarray, is_candidate: np.ndarray, tolerance: float = TIE_TOLERANCE
 ) -> np.ndarray:
     """Guess ids, best first: highest entropy; within `tolerance` candidates, then word_id."""
-    ids = np.arange(entropy.size)
-    order = np.lexsort((ids, -entropy))
-    ordered = entropy[order]
-    group = np.zeros(entropy.size, dtype=np.int64)
-    group[order[1:]] = np.cumsum(ordered[:-1] - ordered[1:] >= tolerance)
-    return np.lexsort((ids, ~is_candidate, group))
+    groups = descending_tie_groups(entropy, tolerance)
+    return np.lexsort((np.arange(entropy.size), ~is_candidate, groups))
 
 
 # --- the assistant --------------------------------------------------------------------------

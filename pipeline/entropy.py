@@ -47,6 +47,7 @@ from pipeline.patterns import (
     pattern_dtype,
     pattern_string,
 )
+from pipeline.ties import TIE_TOLERANCE, descending_tie_groups
 from pipeline.words import load_word_index
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ log = logging.getLogger(__name__)
 MAX_DENSE_BINS = 1 << 22
 # Entropies closer than this count as equal when ranking, so ranks do not depend on the
 # order floats were summed in.
-RANK_TOLERANCE = 1e-9
+RANK_TOLERANCE = TIE_TOLERANCE
 # Guess rows per streamed chunk of the square pass (one log line each) ...
 SQUARE_CHUNK_ROWS = 1024
 # ... and per block inside a thread: BLOCK_ROWS x G patterns, small enough to stay in cache.
@@ -660,18 +661,11 @@ def square_entropies_from_matrix(
 def rank_descending(values: np.ndarray, tolerance: float = RANK_TOLERANCE) -> np.ndarray:
     """1-based ranks, highest value first, ties (within `tolerance`) broken by position.
 
-    Values are sorted, and neighbours closer than `tolerance` join one tie group, so two
-    entropies that differ only by float summation order always rank by word_id.
+    Two entropies that differ only by float summation order always rank by word_id.
     """
-    values = np.asarray(values, dtype=np.float64)
-    n = values.size
-    positions = np.arange(n)
-    order = np.lexsort((positions, -values))
-    ordered = values[order]
-    group = np.zeros(n, dtype=np.int64)
-    if n > 1:
-        group[order[1:]] = np.cumsum(ordered[:-1] - ordered[1:] >= tolerance)
-    final = np.lexsort((positions, group))
+    groups = descending_tie_groups(values, tolerance)
+    n = groups.size
+    final = np.lexsort((np.arange(n), groups))
     ranks = np.empty(n, dtype=np.int32)
     ranks[final] = np.arange(1, n + 1, dtype=np.int32)
     return ranks

@@ -63,12 +63,12 @@ from pipeline.patterns import (
     feedback_matrix,
     pattern_string,
 )
+from pipeline.ties import TIE_TOLERANCE
 from pipeline.words import load_word_index
 
 log = logging.getLogger(__name__)
 
 MODES = ("answers", "prior")
-TIE_TOLERANCE = 1e-9  # bits: entropies this close count as equal
 DEFAULT_TOP_K = 100
 # Second-guess rows per Parquet row group. Rows are sorted by (mode, opener_id, pattern_id)
 # and one opener has at most 3**L rows (243 for five letters), so filtering one opener

@@ -92,11 +92,11 @@ from pipeline.patterns import (
     feedback_matrix,
     pattern_dtype,
 )
+from pipeline.ties import TIE_TOLERANCE
 from pipeline.words import load_word_index
 
 log = logging.getLogger(__name__)
 
-TIE_TOLERANCE = 1e-9
 SUCCESS_TURNS = 6  # Wordle allows six guesses
 DEFAULT_MAX_TURNS = 12
 DEFAULT_BIN_BITS = 0.5
