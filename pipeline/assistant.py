@@ -141,16 +141,7 @@ class Artifacts:
         index_path = self.folder / name / "index.json"
         if not index_path.is_file():
             raise _missing(index_path)
-        matrix = load_pattern_matrix(index_path, self.words_path)
-        n_words = len(self.index.words)
-        n_columns = self.index.answer_rows.size if columns == "answers" else n_words
-        if matrix.columns != columns or tuple(matrix.shape) != (n_words, n_columns):
-            raise PipelineError(
-                f"{index_path}: holds a {matrix.shape[0]} x {matrix.shape[1]} matrix with "
-                f"{matrix.columns} columns, expected {n_words} x {n_columns} with {columns} "
-                "columns: rerun the pipeline"
-            )
-        return matrix
+        return load_pattern_matrix(index_path, self.words_path, columns=columns)
 
 
 def load_artifacts(folder: str | Path) -> Artifacts:

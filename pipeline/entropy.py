@@ -725,19 +725,6 @@ def square_entropies_numpy(
 # --- the stage ----------------------------------------------------------------------------
 
 
-def _open_matrix(
-    index_path: str | Path, words_path: str | Path, columns: str, shape: tuple[int, int]
-) -> PatternMatrix:
-    """Open a stored matrix and check it has the columns (and so the orientation) we need."""
-    matrix = load_pattern_matrix(index_path, words_path)
-    if matrix.columns != columns or tuple(matrix.shape) != shape:
-        raise PipelineError(
-            f"{index_path}: holds a {matrix.shape[0]} x {matrix.shape[1]} matrix with "
-            f"{matrix.columns} columns; expected {shape[0]} x {shape[1]} with {columns} columns"
-        )
-    return matrix
-
-
 def _pattern_strings(pattern_ids: np.ndarray, length: int) -> pa.Array:
     """B/Y/G strings for many ids: each distinct id is spelled once, then gathered."""
     distinct, inverse = np.unique(pattern_ids, return_inverse=True)
@@ -767,7 +754,7 @@ def write_entropy(
     if all_green(length) > _INT32_MAX:
         raise PipelineError(f"pattern ids of {length}-letter words do not fit pattern_id int32")
     p_common = load_p_common(commonness_path, index)
-    matrix = _open_matrix(patterns_index, words_path, "answers", (n_words, n_answers))
+    matrix = load_pattern_matrix(patterns_index, words_path, columns="answers")
     n_bins = all_green(length) + 1
 
     entropy_answers = np.empty(n_words, dtype=np.float64)
@@ -799,7 +786,7 @@ def write_entropy(
         "patterns": patterns_index,
     }
     if square_index is not None:
-        square = _open_matrix(square_index, words_path, "guesses", (n_words, n_words))
+        square = load_pattern_matrix(square_index, words_path, columns="guesses")
         entropy_allowed, entropy_prior = square_entropies_from_matrix(square, p_common)
         inputs["patterns_square"] = square_index
     else:

@@ -335,10 +335,28 @@ class PatternMatrix:
 
 
 def load_pattern_matrix(
-    index_path: str | Path, words_path: str | Path | None = None
+    index_path: str | Path,
+    words_path: str | Path | None = None,
+    *,
+    columns: str | None = None,
 ) -> PatternMatrix:
-    """Open a stored matrix; with `words_path`, also check it belongs to that word index."""
+    """Open a stored matrix; with `words_path`, also check it belongs to that word index.
+
+    With `columns` too ("answers" or "guesses"), check the matrix has those columns and
+    the shape they give, so a square matrix is never read as the answer matrix (or the
+    other way round).
+    """
     matrix = PatternMatrix(index_path)
-    if words_path is not None:
-        matrix.check_words(words_path)
+    if words_path is None:
+        return matrix
+    matrix.check_words(words_path)
+    if columns is not None:
+        index = load_word_index(words_path)
+        shape = (len(index.words), len(column_rows(index, columns)))
+        if matrix.columns != columns or tuple(matrix.shape) != shape:
+            raise PipelineError(
+                f"{index_path}: holds a {matrix.shape[0]} x {matrix.shape[1]} matrix with "
+                f"{matrix.columns} columns; expected {shape[0]} x {shape[1]} with {columns} "
+                "columns: rerun the pipeline"
+            )
     return matrix

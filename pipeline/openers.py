@@ -1169,7 +1169,7 @@ def write_opener_part(
     (second-guess rows carrying their opener's figures) for merge_opener_parts.
     """
     index = load_word_index(words_path)
-    store = load_pattern_matrix(patterns_index, words_path)
+    store = load_pattern_matrix(patterns_index, words_path, columns="answers")
     n_words = len(index.words)
     if store.columns != "answers" or store.shape != (n_words, len(index.answer_rows)):
         raise PipelineError(

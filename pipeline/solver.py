@@ -619,7 +619,7 @@ def load_solver_data(
 ) -> SolverData:
     """Read the word index, commonness and the stored guess x answer matrix."""
     index = load_word_index(words_path)
-    stored = load_pattern_matrix(patterns_index, words_path)
+    stored = load_pattern_matrix(patterns_index, words_path, columns="answers")
     if stored.columns != "answers":
         raise PipelineError(f"{patterns_index}: the solver needs the guess x answer matrix")
     return SolverData(
