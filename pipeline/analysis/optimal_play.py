@@ -1,0 +1,151 @@
+"""The `optimal` and `optimal_hard` strategies: a stored proven-optimal tree, played.
+
+A tree (one (mode, opener) of optimal_trees.parquet) is a guess per node and one child
+per reply. Played against every answer, each game follows the child whose reply equals
+the true feedback (computed here from the pattern matrix, never taken from the tree), so
+every answer's guess count is the depth of the node where it turns all green.
+
+The tree is data, so it is checked while it is played, and a tree that disagrees with the
+rules is a TreeError (the stage names the file), never a wrong number: an answer whose
+reply has no child (the tree does not cover it), a node whose stored answer count or depth
+is not what the game reached, a stored reply that no answer gets, or a total that is not
+the one recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pipeline.analysis.game_state import Game, GameData, Node
+from pipeline.analysis.strategies import Strategy
+from pipeline.core.errors import PipelineError
+
+
+class TreeError(PipelineError):
+    """A stored tree that does not describe a game the rules allow."""
+
+
+@dataclass
+class OptimalTree:
+    """One stored tree, by node: the guess (word_id), answers still possible, depth, and
+    the children keyed by (node, reply). `total` is the recorded total_guesses."""
+
+    mode: str
+    opener: str
+    guess: np.ndarray  # (N,) word_id per node_id
+    n_answers: np.ndarray  # (N,)
+    depth: np.ndarray  # (N,)
+    children: dict[tuple[int, int], int]
+    total: int
+    visited: set[int] = field(default_factory=set)
+
+    @classmethod
+    def from_columns(
+        cls,
+        mode: str,
+        opener: str,
+        columns: dict[str, Sequence],
+        total: int,
+    ) -> OptimalTree:
+        """From the columns node_id, parent_id, pattern_id, guess_id, n_answers, depth."""
+        nodes = np.asarray(columns["node_id"], dtype=np.int64)
+        count = len(nodes)
+        if count == 0:
+            raise TreeError(f"{mode}-mode tree of opener {opener!r} has no nodes")
+        if sorted(nodes.tolist()) != list(range(count)):
+            raise TreeError(
+                f"{mode}-mode tree of opener {opener!r}: node ids are not 0..{count - 1}"
+            )
+        guess = np.empty(count, np.int64)
+        n_answers = np.empty(count, np.int64)
+        depth = np.empty(count, np.int64)
+        guess[nodes] = columns["guess_id"]
+        n_answers[nodes] = columns["n_answers"]
+        depth[nodes] = columns["depth"]
+        children: dict[tuple[int, int], int] = {}
+        pairs = zip(nodes.tolist(), columns["parent_id"], columns["pattern_id"], strict=True)
+        for node, parent, pattern in pairs:
+            if (parent is None) != (node == 0):
+                raise TreeError(f"{mode}-mode tree of opener {opener!r}: node {node} is misplaced")
+            if parent is not None:
+                if (int(parent), int(pattern)) in children:
+                    raise TreeError(
+                        f"{mode}-mode tree of opener {opener!r}: node {parent} has two children "
+                        f"for reply {pattern}"
+                    )
+                children[(int(parent), int(pattern))] = node
+        return cls(mode, opener, guess, n_answers, depth, children, int(total))
+
+    def where(self, node_id: int) -> str:
+        return f"{self.mode}-mode tree of opener {self.opener!r}, node {node_id}"
+
+
+# (mode, opener word or None for the best proven opener of the mode) -> the stored tree
+TreeLookup = Callable[[str, str | None], OptimalTree]
+
+
+class OptimalTreeStrategy(Strategy):
+    """Play a stored tree: state = the tree node the game is at."""
+
+    def __init__(self, data: GameData, tree: OptimalTree) -> None:
+        super().__init__(data, int(tree.guess[0]))
+        self.tree = tree
+
+    def initial_state(self) -> int:
+        return 0
+
+    def guess(self, node: Node) -> int:
+        tree, at = self.tree, node.state
+        if tree.n_answers[at] != len(node.answers) or tree.depth[at] != node.turn:
+            raise TreeError(
+                f"{tree.where(at)}: stored for {tree.n_answers[at]} answers at guess "
+                f"{tree.depth[at]}, but {len(node.answers)} answers reach it at guess {node.turn}"
+            )
+        tree.visited.add(at)
+        return int(tree.guess[at])
+
+    def child_state(self, node: Node, guess: int, pattern: int) -> int:
+        child = self.tree.children.get((node.state, pattern))
+        if child is None:
+            answer = self.data.words[self.data.answer_rows[node.answers[0]]]
+            raise TreeError(
+                f"{self.tree.where(node.state)}: no child for reply {pattern} to "
+                f"{self.data.words[guess]!r}, which answers such as {answer!r} get: the tree "
+                "does not cover every answer"
+            )
+        return child
+
+
+def check_played(tree: OptimalTree, games: list[Game]) -> None:
+    """Every stored node was reached (else a stored reply is one no answer gets), every game
+    won within six guesses, and the total equals the recorded total_guesses."""
+    unreached = sorted(set(range(len(tree.guess))) - tree.visited)
+    if unreached:
+        raise TreeError(
+            f"{tree.where(unreached[0])}: no answer reaches it (a stored reply that is not the "
+            f"true feedback); {len(unreached)} such node(s)"
+        )
+    lost = [game.answer for game in games if not game.finished or len(game.guesses) > 6]
+    if lost:
+        raise TreeError(f"{tree.where(0)}: {len(lost)} answer(s) not won within six guesses")
+    total = sum(len(game.guesses) for game in games)
+    if total != tree.total:
+        raise TreeError(f"{tree.where(0)}: played total {total} but recorded {tree.total}")
+
+
+def best_opener(modes: Sequence[str], openers: Sequence[str], totals: Sequence, proven: Sequence,
+                mode: str) -> tuple[str, int] | None:  # fmt: skip
+    """(opener, total) of the best proven opener of a mode (least total, then the opener's
+    spelling), from the columns of optimal_openers.parquet; None when there is none."""
+    rows = [
+        (int(total), opener)
+        for m, opener, total, sure in zip(modes, openers, totals, proven, strict=True)
+        if m == mode and sure and total is not None
+    ]
+    if not rows:
+        return None
+    total, opener = min(rows)
+    return opener, total

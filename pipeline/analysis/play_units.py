@@ -1,0 +1,77 @@
+"""The solver benchmark as independent units of work, one Snakemake job each.
+
+A unit is one configured strategy, or a slice of the opener benchmark's openers (the top
+`top` openers of the two-step ranking, `openers_per_job` at a time). Units share nothing
+but files, so `--cores` and cluster executors spread them; their games are merged in a
+fixed order, so the split changes no byte of any artifact. Plain Python: the workflow
+asks for the units while it builds the job graph.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pipeline.core.errors import PipelineError
+
+OPENER_BENCHMARK = "opener_benchmark"
+DEFAULT_TOP = 50  # opener_benchmark: openers benchmarked, the best of the ranking
+
+# The strategies that play a stored proven-optimal tree, and the mode of the tree.
+OPTIMAL_MODES = {"optimal": "normal", "optimal_hard": "hard"}
+# The rules each strategy's guesses obey (every other strategy: normal, any allowed word).
+# ultrahard (every guess consistent with all feedback so far) is stricter than hard: its
+# guesses are legal hard-mode guesses, so the hard-mode optimum is what it is measured against.
+STRATEGY_MODES = {
+    **OPTIMAL_MODES,
+    "greedy_entropy_hard": "hard",
+    "greedy_entropy_ultrahard": "ultrahard",
+}
+OPTIMUM_OF_MODE = {"normal": "normal", "hard": "hard", "ultrahard": "hard"}
+
+
+def label_of(strategy: Mapping[str, Any]) -> str:
+    """A strategy's name in the tables (its `label`, else its name)."""
+    return str(strategy.get("label") or strategy["name"])
+
+
+def strategy_mode(name: str) -> str:
+    """normal, hard or ultrahard: the rules a strategy's guesses obey."""
+    return STRATEGY_MODES.get(name, "normal")
+
+
+def needs_optimal(strategy: Mapping[str, Any]) -> bool:
+    """Whether a strategy plays a stored optimal tree (its job reads the optimal files)."""
+    return strategy["name"] in OPTIMAL_MODES
+
+
+def play_units(
+    strategies: Sequence[Mapping[str, Any]], openers_per_job: int
+) -> dict[str, dict[str, Any]]:
+    """Unit id -> {"label", "strategy", "opener_slice"} in the order the tables list them.
+
+    opener_slice is [first, last) of the opener ranking for an opener-benchmark unit,
+    None otherwise. Ids are labels, with a slice number for the opener benchmark.
+    """
+    if openers_per_job < 1:
+        raise PipelineError(f"openers_per_job must be at least 1, got {openers_per_job}")
+    units: dict[str, dict[str, Any]] = {}
+    labels: set[str] = set()
+    for strategy in strategies:
+        label = label_of(strategy)
+        if label in labels:
+            raise PipelineError(f"two strategies are labelled {label!r}; give one a label")
+        labels.add(label)
+        if strategy["name"] != OPENER_BENCHMARK:
+            units[label] = {"label": label, "strategy": dict(strategy), "opener_slice": None}
+            continue
+        top = int(strategy.get("top", DEFAULT_TOP))
+        for number in range(math.ceil(top / openers_per_job)):
+            first, last = number * openers_per_job, min((number + 1) * openers_per_job, top)
+            units[f"{label}-{number:03d}"] = {
+                "label": label,
+                "strategy": dict(strategy),
+                "opener_slice": [first, last],
+            }
+    return units

@@ -1,0 +1,246 @@
+"""`datapackage.json`: the published artifacts as a Frictionless Data Package.
+
+One descriptor, standard and readable by any Data Package tool, says what every artifact
+is (path, format, media type, size, sha256, and for Parquet a table schema whose fields
+carry their type and one-line description), where the data came from (the upstream
+sources with their licenses and pinned URLs), under which licenses, and with which
+settings and package version it was built. It holds no times and no machine paths, so
+two clean runs of the same inputs give the same descriptor. `wordle-pipeline verify`
+checks a folder of artifacts against it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+import pipeline
+from pipeline.artifacts import raw, seal
+from pipeline.artifacts.parquet import field_descriptions
+from pipeline.core.errors import ArtifactError, InputError
+from pipeline.core.files import sha256_file, write_text_atomic
+
+log = logging.getLogger(__name__)
+
+FILE = "datapackage.json"
+LOCATION_KEYS = ("mirror",)  # settings that say where inputs were read from, not what
+MEDIA_TYPES = {
+    ".parquet": ("parquet", "application/vnd.apache.parquet"),
+    ".json": ("json", "application/json"),
+    ".zst": ("npy.zst", "application/zstd"),
+    ".png": ("png", "image/png"),
+    ".html": ("html", "text/html"),
+}
+PROJECT_LICENSE = {
+    "name": "MIT",
+    "path": "https://opensource.org/licenses/MIT",
+    "title": "MIT License (the pipeline's code; see LICENSE)",
+}
+# What is known of each upstream source's terms (the README explains them).
+SOURCE_TERMS = {
+    "allowed": "MIT (github.com/tabatkins/wordle-list)",
+    "answers": "MIT (github.com/alex1770/wordle)",
+    "frequency": (
+        "Peter Norvig's count_1w.txt, derived from Google's Web 1T 5-gram corpus (LDC2006T13, "
+        "Web 1T 5-gram Version 1 Agreement); republished on Kaggle as "
+        "rtatman/english-word-frequency. Norvig notes the data may only be used for "
+        "linguistic education and research; commonness.parquet carries counts of the "
+        "allowed Wordle words only."
+    ),
+}
+
+
+def _field(field: pa.Field, description: str) -> dict[str, Any]:
+    """A Table Schema field for an Arrow field."""
+    kind = field.type
+    if pa.types.is_integer(kind):
+        type_ = "integer"
+    elif pa.types.is_floating(kind):
+        type_ = "number"
+    elif pa.types.is_boolean(kind):
+        type_ = "boolean"
+    elif pa.types.is_list(kind):
+        type_ = "array"
+    else:
+        type_ = "string"
+    entry = {"name": field.name, "type": type_, "description": description}
+    entry["arrowType"] = str(kind)
+    if not field.nullable:
+        entry["constraints"] = {"required": True}
+    return entry
+
+
+def _resource(path: Path, root: Path) -> dict[str, Any]:
+    """The resource descriptor of one sealed artifact."""
+    checked = seal.verify(path)
+    relative = path.relative_to(root).as_posix()
+    suffix = ".zst" if path.name.endswith(".npy.zst") else path.suffix
+    file_format, media_type = MEDIA_TYPES[suffix]
+    resource: dict[str, Any] = {
+        "name": relative.replace("/", "-").replace(".", "-").lower(),
+        "path": relative,
+        "format": file_format,
+        "mediatype": media_type,
+        "bytes": checked.bytes,
+        "hash": f"sha256:{checked.sha256}",
+    }
+    if suffix == ".parquet":
+        schema = pq.read_schema(path)
+        descriptions = field_descriptions(schema)
+        resource["type"] = "table"
+        resource["rows"] = pq.read_metadata(path).num_rows
+        resource["schema"] = {"fields": [_field(f, descriptions[f.name]) for f in schema]}
+    elif suffix == ".zst":
+        resource["description"] = (
+            "rows of the pattern matrix (see patterns/index.json): a zstd frame holding a "
+            ".npy array of reply ids, sum of c_i * 3^i with c = 0 grey, 1 yellow, 2 green"
+        )
+    return resource
+
+
+def build_datapackage(
+    artifacts: Sequence[str | Path],
+    raw_files: Sequence[str | Path],
+    config: Mapping[str, Any],
+    root: str | Path,
+) -> dict[str, Any]:
+    """The descriptor of `artifacts` (under `root`, where it will be written), each checked
+    against its seal first, so it never records a damaged or stale file."""
+    from frictionless import Package  # the standard's own library builds the descriptor
+
+    root = Path(root)
+    resources = [_resource(Path(path), root) for path in artifacts]
+    sources, raw_inputs = [], {}
+    for raw_file in raw_files:
+        record = raw.read_provenance(raw_file)
+        origin = record["origin"]
+        sources.append(
+            {"title": f"{record['source']}: {SOURCE_TERMS.get(record['source'], '')}".strip(),
+             "path": origin if origin.startswith("https://") else f"kaggle:{origin}"}
+        )  # fmt: skip
+        raw_inputs[record["source"]] = {k: record[k] for k in ("origin", "sha256", "bytes")}
+    package = Package.from_descriptor(
+        {
+            "name": "wordle-strategy-data",
+            "title": "Wordle strategy data",
+            "description": (
+                "Every Wordle guess against every answer, the information each guess gives, "
+                "two-step opener rankings with the best second guess for every reply, and "
+                "solver benchmarks, computed by the wordle-pipeline Snakemake workflow."
+            ),
+            "version": pipeline.__version__,
+            "licenses": [PROJECT_LICENSE],
+            "sources": sources,
+            "resources": resources,
+        }
+    )
+    descriptor = package.to_descriptor()
+    descriptor["wordle_pipeline"] = {
+        "package_version": pipeline.__version__,
+        "config": {k: v for k, v in config.items() if k not in LOCATION_KEYS},
+        "raw_inputs": raw_inputs,
+    }
+    return descriptor
+
+
+def write_datapackage(
+    artifacts: Sequence[str | Path],
+    raw_files: Sequence[str | Path],
+    config: Mapping[str, Any],
+    output: str | Path,
+) -> None:
+    output = Path(output)
+    descriptor = build_datapackage(artifacts, raw_files, config, output.parent)
+    write_text_atomic(output, json.dumps(descriptor, indent=2, sort_keys=True) + "\n")
+    seal.write_seal(
+        output,
+        inputs={f"artifact_{i:04d}": Path(a) for i, a in enumerate(artifacts)},
+        settings={"config": dict(config)},
+    )
+    total = sum(resource["bytes"] for resource in descriptor["resources"])
+    log.info("datapackage: %d resources, %d bytes", len(descriptor["resources"]), total)
+
+
+def _read_entries(descriptor_path: Path) -> dict[str, tuple[int, str]]:
+    """relative path -> (bytes, sha256) of every resource the descriptor lists, checked: a
+    descriptor is often downloaded, so nothing in it is trusted, least of all its paths."""
+    try:
+        document = json.loads(descriptor_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ArtifactError(f"{descriptor_path}: the data package descriptor is missing") from None
+    except OSError as error:
+        raise ArtifactError(
+            f"{descriptor_path}: cannot be read ({error.strerror or error})"
+        ) from None
+    except ValueError as error:  # not UTF-8, or not JSON
+        raise InputError(descriptor_path, f"is not a data package descriptor ({error})") from None
+    resources = document.get("resources") if isinstance(document, dict) else None
+    if not isinstance(resources, list):
+        raise InputError(descriptor_path, "is not a data package descriptor (no `resources` list)")
+    entries = {}
+    for resource in resources:
+        relative = resource.get("path") if isinstance(resource, dict) else None
+        size = resource.get("bytes") if isinstance(resource, dict) else None
+        digest = resource.get("hash") if isinstance(resource, dict) else None
+        if not isinstance(relative, str) or not relative:
+            raise InputError(descriptor_path, "lists a resource without a path")
+        parts = PurePosixPath(relative).parts
+        if PurePosixPath(relative).is_absolute() or ".." in parts:
+            raise InputError(
+                descriptor_path, f"lists {relative!r}, a path outside its folder; refused"
+            )
+        if not isinstance(size, int) or isinstance(size, bool) or not isinstance(digest, str):
+            raise InputError(descriptor_path, f"resource {relative!r} lacks its bytes or hash")
+        entries[relative] = (size, digest.removeprefix("sha256:"))
+    return entries
+
+
+def _problem(path: Path, size: int, digest: str) -> str | None:
+    """Why `path` does not match its resource entry, or None."""
+    try:
+        if not path.is_file():
+            return f"{path}: missing"
+        if path.stat().st_size != size:
+            return f"{path}: altered ({path.stat().st_size} bytes, descriptor says {size})"
+        if sha256_file(path) != digest:
+            return f"{path}: altered (sha256 differs from the descriptor)"
+    except OSError as error:
+        return f"{path}: cannot be read ({error.strerror or error})"
+    return None
+
+
+def verify_datapackage(
+    descriptor_path: str | Path,
+    directory: str | Path | None = None,
+    *,
+    remove_damaged: bool = False,
+) -> list[str]:
+    """Problems found checking a folder of artifacts against its descriptor ([] = all good).
+
+    With `remove_damaged`, missing or altered files are deleted (with the descriptor), so
+    that the next `snakemake` run rebuilds exactly them and what depends on them.
+    """
+    descriptor_path = Path(descriptor_path)
+    entries = _read_entries(descriptor_path)
+    root = Path(directory) if directory is not None else descriptor_path.parent
+    problems = []
+    for relative, (size, digest) in sorted(entries.items()):
+        path = root / relative
+        problem = _problem(path, size, digest)
+        if problem is None:
+            continue
+        problems.append(problem)
+        if remove_damaged:
+            path.unlink(missing_ok=True)
+    if problems and remove_damaged:
+        descriptor_path.unlink(missing_ok=True)
+        log.info(
+            "removed the damaged files and %s: rerun snakemake to rebuild them", descriptor_path
+        )
+    return problems

@@ -1,0 +1,26 @@
+"""The report's items: `plots/*.png` and `tables/*.html`, written deterministically and sealed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from matplotlib.figure import Figure
+
+from pipeline.artifacts import seal
+from pipeline.core.files import atomic_path, write_text_atomic
+
+DPI = 110  # figures are at most 10 in wide: 1100 px, the report's content width at 1400 px
+
+
+def write_png(figure: Figure, path: str | Path, *, inputs: Mapping[str, Path]) -> None:
+    """Write the figure as PNG (no timestamp or software tag, so the bytes are stable)."""
+    with atomic_path(path) as tmp:
+        figure.savefig(tmp, format="png", dpi=DPI, metadata={"Software": None})
+    seal.write_seal(path, inputs=inputs)
+
+
+def write_html(page: str, path: str | Path, *, inputs: Mapping[str, Path]) -> None:
+    """Write a self-contained HTML page (a report table) and seal it."""
+    write_text_atomic(path, page)
+    seal.write_seal(path, inputs=inputs)

@@ -1,0 +1,1 @@
+"""The user commands: `wordle-pipeline` (check artifacts) and `wordle-assist`."""

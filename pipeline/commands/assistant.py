@@ -1,0 +1,210 @@
+"""`wordle-assist`: the best next Wordle guesses, and a rating of the guesses played.
+
+    wordle-assist                            the best openers
+    wordle-assist tarse BYBBG doily BBGBB    after two guesses: each rated, then the best next
+    wordle-assist play                       an interactive game session
+    wordle-assist --mode prior --hard ...    answer list unknown; NYT hard mode
+
+Every list is ordered by E, the expected number of guesses to finish, this guess
+included (pipeline.analysis.advice has the rule; ties: lower E, then stronger evidence,
+then a possible answer, then word order). The command layer only reads artifacts
+(assistant_data), checks the turns and scores states (assistant_game), and prints
+(assistant_report, assistant_play). Nothing here imports numba: a one-shot answer must
+stay under half a second, and numba's import alone costs about that.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from collections.abc import Callable, Sequence
+
+from pipeline.commands import assistant_report as report_module
+from pipeline.commands.assistant_data import data_folder, load
+from pipeline.commands.assistant_game import Advisor
+from pipeline.commands.assistant_input import COLOUR_HELP, split_turns
+from pipeline.core.errors import PipelineError, UsageError
+
+PROG = "wordle-assist"
+MODES = ("answers", "prior")
+DEFAULT_TOP = 10
+DEFAULT_LIST = 10  # remaining candidates are listed when at most this many
+EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_INTERRUPT = 0, 1, 2, 130
+DESCRIPTION = f"""\
+The best next Wordle guesses from the pipeline's artifacts, and a rating of each guess
+played beside the best one at that turn. Give each guess followed by its colours
+({COLOUR_HELP});
+without guesses it lists the best openers. `{PROG} play` starts an interactive game
+instead.
+
+Scoring: every list is ordered by E, the expected number of guesses to finish, this
+guess included. Guessing g with candidates C (equally likely, or weighted by p_common in
+prior mode): E(g) = P(g is the answer) * 1 + sum over the other replies b of
+P(b) * (1 + F(bits left in b)), where F is the score model's curve (mean guesses still
+needed against log2 of the answers left: the opener benchmark's, greedy entropy after the
+top openers; greedy_entropy_hard's with --hard; commonness's in prior mode; a proven-
+optimal strategy's first when stored; linear between bin centres, F(0) = 1). Where the
+game follows a stored optimal tree, its guess's E is the tree's own (exact); before the
+first guess an opener's E is its stored optimal tree's mean, else its measured opener
+benchmark mean, else the estimate. Ties: lower E, then the stronger evidence, then a
+possible answer, then word order.
+"""
+EPILOG = f"""\
+data: --data DIR, else $WORDLE_DATA, else data/derived in the current folder, else
+data/derived beside the project.
+exit codes: {EXIT_OK} ok; {EXIT_DATA} data missing, damaged or stale, or no candidate fits
+the replies; {EXIT_USAGE} bad command line; {EXIT_INTERRUPT} interrupted. A reader that stops
+early (| head) is no error: what it left unread is dropped quietly ({EXIT_OK}).
+example: {PROG} tarse BYBBG doily BBGBB --top 5"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, no usage block
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
+
+
+class _Version(argparse.Action):
+    """--version, looked up only when asked (the lookup costs 30-40 ms)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"{PROG} {_version()}")
+        parser.exit(EXIT_OK)
+
+
+def parser() -> argparse.ArgumentParser:
+    result = _Parser(
+        prog=PROG,
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    result.add_argument(
+        "turns", nargs="*", metavar="WORD COLOURS", help="a guess and its colours, e.g. tarse BYBBG"
+    )
+    result.add_argument(
+        "--mode",
+        choices=MODES,
+        default="answers",
+        help="answers: the answer is on the answer list (default); prior: any allowed word, "
+        "weighted by p_common",
+    )
+    result.add_argument(
+        "--hard", action="store_true", help="NYT hard mode: only guesses that keep every hint"
+    )
+    result.add_argument(
+        "--top", type=_positive, default=DEFAULT_TOP, metavar="N",
+        help=f"guesses to list ({DEFAULT_TOP})",
+    )  # fmt: skip
+    result.add_argument(
+        "--list", type=_positive, default=DEFAULT_LIST, dest="list_limit", metavar="N",
+        help=f"list the remaining candidates when at most this many ({DEFAULT_LIST})",
+    )  # fmt: skip
+    result.add_argument("--json", action="store_true", help="print one JSON document")
+    result.add_argument("--data", metavar="DIR", help="folder of the built artifacts")
+    result.add_argument("--version", action=_Version, nargs=0, help="print the version")
+    return result
+
+
+def _version() -> str:
+    import pipeline
+
+    return pipeline.__version__
+
+
+def emit(text: str, stream=None) -> None:
+    """Write text; when the reader has gone (`| head`), stop quietly: stdout is pointed
+    at /dev/null so that Python's flush at exit raises nothing either."""
+    stream = stream or sys.stdout
+    try:
+        stream.write(text)
+        stream.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        raise
+
+
+def _guarded(run: Callable[[], int]) -> int:
+    """Run; every failure becomes one line on stderr and its exit code."""
+    try:
+        return run()
+    except BrokenPipeError:  # the reader has gone (| head): no error, nothing more to say
+        return EXIT_OK
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return EXIT_INTERRUPT
+    except UsageError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except PipelineError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return EXIT_DATA
+
+
+def one_shot(args: argparse.Namespace) -> int:
+    pairs = split_turns(args.turns)
+    data = load(data_folder(args.data))
+    advisor = Advisor(data, prior=args.mode == "prior", hard=args.hard, top=args.top)
+    turns = advisor.turns(pairs)
+    version = _version() if args.json else ""
+    report = report_module.build(advisor, turns, version)
+    if args.json:
+        document = report_module.as_json(report, args.list_limit)
+        emit(json.dumps(document, indent=2) + "\n")
+    else:
+        width = shutil.get_terminal_size().columns
+        emit(report_module.render(report, args.list_limit, width) + "\n")
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; return the exit status (see EPILOG)."""
+    try:
+        args = parser().parse_intermixed_args(argv)
+    except SystemExit as stop:  # --help, --version (0) or a usage error (2), printed
+        return stop.code if isinstance(stop.code, int) else EXIT_USAGE
+    if args.turns and args.turns[0] == "play" and len(args.turns) % 2 == 1:
+        from pipeline.commands.assistant_play import play
+
+        args.turns = args.turns[1:]
+        return _guarded(lambda: play(args))
+    return _guarded(lambda: one_shot(args))
+
+
+class _WithoutPandas:
+    """An import finder that reports pandas as not installed."""
+
+    @staticmethod
+    def find_spec(name: str, path: object = None, target: object = None) -> None:
+        if name == "pandas" or name.startswith("pandas."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+
+def cli() -> None:
+    """The console script: main() in a process of its own.
+
+    When pandas is installed (frictionless brings it), pyarrow imports it on the first
+    to_numpy to recognise pandas types: 0.3 s of a 0.5 s answer. Nothing here uses
+    pandas, so this process reports it as not installed first (a finder, not a None in
+    sys.modules, which pyarrow's compiled pandas shim does not take for "absent"); never
+    in main(), which runs inside other programs and tests.
+    """
+    sys.meta_path.insert(0, _WithoutPandas)
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    cli()

@@ -1,0 +1,238 @@
+"""What the assistant reads, each file through its artifact reader (which verifies its
+seal) and only when an answer needs it: a one-shot answer must stay under half a second.
+
+Required: words.parquet, entropy.parquet, score_model.parquet and, for the answer-list
+mode, pattern_distribution.parquet and benchmark_summary.parquet. Optional:
+optimal_openers.parquet and optimal_trees.parquet (without them E is estimated and the
+assistant says so).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from pipeline.analysis.advice import ScoreCurve, Tree
+from pipeline.artifacts import benchmark as benchmark_artifact
+from pipeline.artifacts import entropy as entropy_artifact
+from pipeline.artifacts import parquet
+from pipeline.artifacts import words as words_artifact
+from pipeline.artifacts.seal import REBUILD_HINT
+from pipeline.core.errors import ArtifactError
+from pipeline.core.word_index import WordIndex
+
+DATA_VARIABLE = "WORDLE_DATA"
+DERIVED = Path("data") / "derived"
+PROJECT = Path(__file__).resolve().parents[2]
+# The score model's strategy whose curve F is, per (prior mode, hard mode): the first
+# one the file holds. A proven-optimal strategy's games come first when the benchmark
+# has them. Then, with the answer list known, the opener benchmark: greedy_entropy's
+# play after each of the top openers, 50 times the games of greedy_entropy alone, so
+# its bins are the smoothest; greedy_entropy_hard in hard mode. Prior mode takes
+# commonness, the strategy that plays without the answer list, as prior mode does.
+CURVES = {
+    (False, False): ("optimal", "opener_benchmark", "greedy_entropy", "two_step"),
+    (False, True): ("optimal_hard", "greedy_entropy_hard", "greedy_entropy"),
+    (True, False): ("commonness", "greedy_entropy"),
+    (True, True): ("commonness", "greedy_entropy_hard", "greedy_entropy"),
+}
+# The solver benchmark's strategies whose means are an opener's measured E, per hard
+# mode: those that follow every opener with the same play (greedy entropy over the
+# remaining answers), so their means compare openers, not strategies. The opener
+# benchmark plays the top openers so; greedy_entropy and greedy_entropy_hard their own.
+BENCHMARKED = {False: ("opener_benchmark", "greedy_entropy"), True: ("greedy_entropy_hard",)}
+# optimal_openers.parquet (pipeline.artifacts.optimal.OPENERS_FILE, which a test checks):
+# named here so that its absence is known without importing that module and, through
+# it, pyarrow.compute (30 ms of a one-shot answer).
+OPTIMAL_OPENERS_FILE = "optimal_openers.parquet"
+BUILD_HINT = (
+    "run the pipeline to build it (see README.md), or point --data or WORDLE_DATA at a "
+    "folder of built artifacts"
+)
+
+
+def data_folder(option: str | Path | None) -> Path:
+    """The artifacts folder: --data, else $WORDLE_DATA, else data/derived in the current
+    folder, else data/derived beside the project."""
+    if option:
+        return Path(option)
+    if os.environ.get(DATA_VARIABLE):
+        return Path(os.environ[DATA_VARIABLE])
+    here = DERIVED
+    if here.is_dir():
+        return here
+    beside = PROJECT / DERIVED
+    if beside.is_dir():
+        return beside
+    raise ArtifactError(
+        f"no folder of artifacts: neither ./{here} nor {beside} exists; {BUILD_HINT}"
+    )
+
+
+@dataclass
+class Data:
+    """The artifacts folder, read lazily; every value is cached once read."""
+
+    folder: Path
+    index: WordIndex
+    p_common: np.ndarray
+    entropy_answers: np.ndarray
+    entropy_prior: np.ndarray
+    buckets: np.ndarray  # distinct replies of each guess over the answers
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    def path(self, name: str, required: bool = True) -> Path | None:
+        path = self.folder / name
+        if path.is_file():
+            return path
+        if required:
+            raise ArtifactError(f"{path} is missing: {BUILD_HINT}")
+        return None
+
+    def _cached(self, key: object, read):
+        if key not in self._cache:
+            self._cache[key] = read()
+        return self._cache[key]
+
+    def curve(self, prior: bool, hard: bool) -> ScoreCurve:
+        """F, from the first strategy of CURVES[(prior, hard)] the score model holds."""
+        table = self._cached("score_model", self._read_score_model)
+        for strategy in CURVES[(prior, hard)]:
+            if strategy in table:
+                return table[strategy]
+        where = self.folder / benchmark_artifact.SCORE_MODEL_FILE
+        raise ArtifactError(f"{where}: holds none of {CURVES[(prior, hard)]}; {REBUILD_HINT}")
+
+    def _read_score_model(self) -> dict[str, ScoreCurve]:
+        path = self.path(benchmark_artifact.SCORE_MODEL_FILE)
+        rows = benchmark_artifact.read_score_model(path).to_pydict()
+        curves = {}
+        for strategy in sorted(set(rows["strategy"])):
+            mine = [i for i, s in enumerate(rows["strategy"]) if s == strategy]
+            bits = np.array([rows["mean_bits"][i] for i in mine])
+            guesses = np.array([rows["mean_guesses_left"][i] for i in mine])
+            curves[strategy] = ScoreCurve.from_bins(bits, guesses, strategy)
+        return curves
+
+    def benchmark_means(self, hard: bool) -> dict[int, float]:
+        """word_id -> the mean guesses the benchmark measured with that opener followed
+        by BENCHMARKED[hard]'s play: a measured, achievable E of the opener."""
+        return self._cached(("benchmark", hard), lambda: self._read_benchmark(hard))
+
+    def _read_benchmark(self, hard: bool) -> dict[int, float]:
+        path = self.path(benchmark_artifact.SUMMARY_FILE)
+        rows = benchmark_artifact.read_summary(path).to_pydict()
+        means: dict[int, float] = {}
+        for strategy, opener, mean, capped in zip(
+            rows["strategy"], rows["opener"], rows["mean_guesses"], rows["capped"], strict=True
+        ):
+            word_id = self.index.word_id(opener)
+            if strategy not in BENCHMARKED[hard] or capped or word_id is None:
+                continue
+            means[word_id] = min(mean, means.get(word_id, mean))
+        return means
+
+    def optimal_openers(self, hard: bool) -> dict[int, tuple[float, bool]] | None:
+        """word_id -> (mean guesses of its stored tree, proven optimal), or None when
+        optimal_openers.parquet is not built."""
+        return self._cached(("optimal", hard), lambda: self._read_optimal(hard))
+
+    def _read_optimal(self, hard: bool) -> dict[int, tuple[float, bool]] | None:
+        if self.path(OPTIMAL_OPENERS_FILE, required=False) is None:
+            return None
+        from pipeline.artifacts import optimal as optimal_artifact  # imports pyarrow.compute
+
+        path = self.folder / optimal_artifact.OPENERS_FILE
+        rows = optimal_artifact.read_openers(path).to_pydict()
+        mode = "hard" if hard else "normal"
+        result = {}
+        for i, opener_id in enumerate(rows["opener_id"]):
+            if rows["mode"][i] != mode or rows["mean_guesses"][i] is None:
+                continue
+            if self.index.words[opener_id] != rows["opener"][i]:
+                raise ArtifactError(f"{path}: opener_id and opener disagree; {REBUILD_HINT}")
+            result[opener_id] = (rows["mean_guesses"][i], bool(rows["proven"][i]))
+        return result
+
+    def tree(self, hard: bool, opener: int) -> Tree | None:
+        """The stored tree of (mode, opener), or None when there is none."""
+        stored = self.optimal_openers(hard)
+        if not stored or opener not in stored:
+            return None
+        return self._cached(("tree", hard, opener), lambda: self._read_tree(hard, opener))
+
+    def _read_tree(self, hard: bool, opener: int) -> Tree | None:
+        from pipeline.artifacts import optimal as optimal_artifact
+
+        path = self.path(optimal_artifact.TREES_FILE, required=False)
+        if path is None:
+            return None
+        mode = "hard" if hard else "normal"
+        table = optimal_artifact.read_tree(path, mode, self.index.words[opener])
+        if table.num_rows == 0:
+            return None
+        table = table.sort_by("node_id")
+        column = {name: table[name].to_numpy(zero_copy_only=False) for name in table.schema.names}
+        ids = column["node_id"].astype(np.int64)
+        guess = column["guess_id"].astype(np.int64)
+        if (
+            not np.array_equal(ids, np.arange(ids.size))
+            or guess.min() < 0
+            or guess.max() >= len(self.index.words)
+            or [self.index.words[g] for g in guess] != list(column["guess"])
+            or guess[0] != opener
+        ):
+            raise ArtifactError(f"{path}: the {mode} tree of {self.index.words[opener]} is "
+                                f"not a tree over the word index; {REBUILD_HINT}")  # fmt: skip
+        return Tree(
+            np.nan_to_num(column["parent_id"].astype(np.float64), nan=-1).astype(np.int64),
+            np.nan_to_num(column["pattern_id"].astype(np.float64), nan=-1).astype(np.int64),
+            guess,
+            column["n_answers"].astype(np.int64),
+            column["guesses_to_finish"].astype(np.int64),
+        )
+
+    def answer_matrix(self) -> np.ndarray:
+        """The stored guess x answer pattern matrix (patterns/), every chunk checked."""
+        from pipeline.artifacts.patterns import INDEX_FILE, read_pattern_matrix
+
+        index_path = self.path(f"patterns/{INDEX_FILE}")
+        words_path = self.folder / words_artifact.FILE
+        matrix = read_pattern_matrix(index_path, self.index, words_path, columns="answers")
+        return matrix.full()
+
+    def bucket_sizes(self) -> np.ndarray:
+        """The `count` column of pattern_distribution.parquet: every guess's bucket sizes
+        over the answers, in (word_id, reply) order (entropy's `buckets` per word)."""
+        return self._cached("distribution", self._read_sizes)
+
+    def _read_sizes(self) -> np.ndarray:
+        path = self.path(entropy_artifact.DISTRIBUTION_FILE)
+        schema = entropy_artifact.DISTRIBUTION_SCHEMA
+        sizes = parquet.read_table(path, schema, columns=["count"])["count"].to_numpy()
+        if sizes.size != self.buckets.sum() or sizes.size == 0 or sizes.min() < 1:
+            raise ArtifactError(
+                f"{path}: does not hold the buckets entropy.parquet counts; {REBUILD_HINT}"
+            )
+        return sizes
+
+
+def load(folder: Path) -> Data:
+    """words.parquet and entropy.parquet of `folder`, checked."""
+    if not folder.is_dir():
+        raise ArtifactError(f"{folder}: no such folder of artifacts: {BUILD_HINT}")
+    words_path = folder / words_artifact.FILE
+    entropy_path = folder / entropy_artifact.ENTROPY_FILE
+    for path in (words_path, entropy_path):
+        if not path.is_file():
+            raise ArtifactError(f"{path} is missing: {BUILD_HINT}")
+    index = words_artifact.read_word_index(words_path)
+    columns = ["p_common", "entropy_answers", "entropy_prior", "buckets"]
+    table = entropy_artifact.read_entropy(entropy_path, index, columns)
+    p_common, answers, prior, buckets = (
+        table[name].to_numpy(zero_copy_only=False) for name in columns
+    )
+    return Data(folder, index, p_common, answers, prior, buckets)

@@ -1,0 +1,75 @@
+"""`wordle-pipeline`: commands for users of built artifacts (the rules run stages directly).
+
+A PipelineError (missing or damaged data) or a file that cannot be read or removed is
+printed as one clear line and exits with status 1, a bad command line as one line with
+status 2, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from pipeline.core.errors import PipelineError
+
+log = logging.getLogger("pipeline")
+
+
+def _verify(args: argparse.Namespace) -> None:
+    """Check a folder of artifacts against its data package descriptor."""
+    from pipeline.artifacts.datapackage import verify_datapackage
+
+    problems = verify_datapackage(
+        args.datapackage, args.directory, remove_damaged=args.remove_damaged
+    )
+    for problem in problems:
+        log.error("%s", problem)
+    if problems:
+        raise PipelineError(f"{len(problems)} artifact(s) missing or altered")
+    log.info("all artifacts match %s", args.datapackage)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, no usage block
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="wordle-pipeline", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    verify = commands.add_parser(
+        "verify", help="Check artifacts against their datapackage.json", description=_verify.__doc__
+    )
+    verify.set_defaults(run=_verify)
+    verify.add_argument("datapackage", type=Path, help="datapackage.json")
+    verify.add_argument(
+        "--directory", type=Path, default=None, help="folder of artifacts (default: beside it)"
+    )
+    verify.add_argument(
+        "--remove-damaged",
+        action="store_true",
+        help="delete altered files (and the descriptor) so the next run rebuilds them",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s", stream=sys.stderr)
+    try:
+        args.run(args)
+    except PipelineError as error:
+        log.error("%s", error)
+        return 1
+    except OSError as error:  # a file that cannot be read or removed
+        log.error("%s: %s", error.filename or "wordle-pipeline", error.strerror or error)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,285 @@
+"""Optimal Wordle decision trees for a given opener, proven by exhaustive search (numba).
+
+`solve_opener` finds, for a fixed first guess, the decision tree of minimum total guesses
+over the answer list (answers uniform, the winning guess counts, at most `max_guesses`
+guesses per answer), in normal mode or NYT hard mode, and returns it with its proof
+status; `solve_openers` does several openers with one shared memo. The search kernel
+lives in `search_core` (design notes there; after Alex Selby's wordle.cpp). `top_k`
+restricts every node to its top_k guesses by the search order: much faster, and the
+result is the total of a real tree, so an upper bound (proven=False). `cutoff` stops as
+soon as the optimum is proven to be at least that (for ranking openers).
+
+Tree layout (flat arrays, one row per guess played, depth-first, children by pattern id):
+node_id (= row), parent_id (-1 at the root), pattern (the reply leading here; -1 at the
+root), guess (word row), n_answers (answers still possible here), depth (1 at the root).
+The all-green reply is not a row: an answer is solved at the node whose guess it is, and
+every answer reaches exactly one such node, so total = n_answers.sum(). At each node the
+guess is the lowest word row among the optimal ones (top_k: the first optimal guess in
+the search order), so equal inputs give equal trees.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import namedtuple
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.core.wordle import ALPHABET_SIZE, encode_words
+from pipeline.kernels import search_context, search_core
+from pipeline.kernels.feedback import feedback_matrix
+from pipeline.kernels.hard_mode import child_state, filter_allowed
+from pipeline.kernels.search_context import build_context
+from pipeline.kernels.search_memo import MAX_REM
+
+# Longest words the search takes: pattern ids fit uint8 and hard_mode packs 5 bits per letter.
+MAX_SEARCH_LENGTH = 5
+TREE_FIELDS = ("node_id", "parent_id", "pattern", "guess", "n_answers", "depth")
+WordLists = namedtuple("WordLists", ["words", "encoded", "matrix", "answer_rows"])
+
+
+def prepare_lists(allowed: list[str], answers: list[str]) -> WordLists:
+    """Words in pipeline order (sorted union), their codes, the (G, A) matrix, answer rows."""
+    words = sorted(set(allowed) | set(answers))
+    encoded = encode_words(words)
+    row_of = {word: row for row, word in enumerate(words)}
+    answer_rows = np.array([row_of[word] for word in sorted(set(answers))], dtype=np.int64)
+    return WordLists(words, encoded, feedback_matrix(encoded, encoded[answer_rows]), answer_rows)
+
+
+@dataclass(frozen=True, eq=False)
+class OptimalResult:
+    """The best tree found for one opener, and what is proven about it.
+
+    total: guesses summed over all answers by the returned tree; None when there is no
+    tree (none fits in max_guesses, or the cutoff was reached; `reason` says which).
+    proven: total is the exact optimum, or (total None) no tree fits at all.
+    lower_bound <= optimum <= upper_bound (= total); lower_bound is None when proven
+    infeasible. counts[i]: answers solved with i + 1 guesses; deepest: the most guesses
+    any answer needs; nodes: search nodes entered; seconds: CPU seconds of the call.
+    """
+
+    opener: int
+    hard: bool
+    max_guesses: int
+    top_k: int | None
+    total: int | None
+    proven: bool
+    lower_bound: int | None
+    upper_bound: int | None
+    counts: tuple[int, ...]
+    deepest: int | None
+    nodes: int
+    reason: str | None
+    seconds: float
+    node_id: np.ndarray
+    parent_id: np.ndarray
+    pattern: np.ndarray
+    guess: np.ndarray
+    n_answers: np.ndarray
+    depth: np.ndarray
+
+    @property
+    def mean(self) -> float | None:
+        """Average guesses per answer."""
+        return None if self.total is None else self.total / int(sum(self.counts))
+
+
+def _check_inputs(matrix, answer_rows, encoded, max_guesses, top_k, cutoff):
+    """Validate the public arguments; return them as the arrays the kernels expect."""
+    matrix = np.asarray(matrix)
+    encoded = np.asarray(encoded)
+    answer_rows = np.asarray(answer_rows)
+    if matrix.ndim != 2 or matrix.dtype != np.uint8:
+        raise ValueError(f"matrix must be a 2-D uint8 (guesses, answers) array, not {matrix.dtype}")
+    n_guesses, n_answers = matrix.shape
+    if n_answers == 0 or n_guesses >= 1 << search_context.ID_BITS:
+        raise ValueError(f"matrix shape {matrix.shape} is empty or has too many guesses")
+    length = encoded.shape[1] if encoded.ndim == 2 else 0
+    if encoded.ndim != 2 or encoded.shape[0] != n_guesses or not 1 <= length <= MAX_SEARCH_LENGTH:
+        shape = f"({n_guesses}, L <= {MAX_SEARCH_LENGTH})"
+        raise ValueError(f"encoded must be {shape} letter codes, not {encoded.shape}")
+    if answer_rows.shape != (n_answers,) or not np.issubdtype(answer_rows.dtype, np.integer):
+        raise ValueError(f"answer_rows must be {n_answers} integer word rows")
+    if answer_rows.min() < 0 or answer_rows.max() >= n_guesses:
+        raise ValueError("answer_rows must be word rows of the matrix")
+    if len(np.unique(answer_rows)) != n_answers:
+        raise ValueError("answer_rows must not repeat a word")
+    all_green = 3 ** encoded.shape[1] - 1
+    if not np.all(matrix[answer_rows, np.arange(n_answers)] == all_green):
+        raise ValueError("matrix does not match answer_rows: an answer must be all green on itself")
+    if not 1 <= int(max_guesses) < MAX_REM:
+        raise ValueError(f"max_guesses must be in 1..{MAX_REM - 1}, got {max_guesses}")
+    if top_k is not None and int(top_k) < 1:
+        raise ValueError(f"top_k must be None or a positive integer, got {top_k}")
+    if cutoff is not None and not 1 <= int(cutoff) < search_context.INF:
+        raise ValueError(f"cutoff must be None or a positive total, got {cutoff}")
+    return (
+        np.ascontiguousarray(matrix),
+        answer_rows.astype(np.int32),
+        np.ascontiguousarray(encoded, dtype=np.uint8),
+    )
+
+
+def solve_opener(
+    matrix: np.ndarray,
+    answer_rows: np.ndarray,
+    encoded: np.ndarray,
+    opener: int,
+    *,
+    hard: bool,
+    max_guesses: int = 6,
+    top_k: int | None = None,
+    cutoff: int | None = None,
+) -> OptimalResult:
+    """Best decision tree starting with word row `opener` (exhaustive unless top_k is set).
+
+    matrix: (G, A) uint8 pattern ids, rows guesses; answer_rows[j]: word row of answer j;
+    encoded: (G, L) letter codes (hard mode reads letters). Answers count uniformly.
+    cutoff: only totals below it matter (ranking openers against a known total): once the
+    optimum is proven >= cutoff the search stops, with that bound and no tree.
+    """
+    options = {"hard": hard, "max_guesses": max_guesses, "top_k": top_k, "cutoff": cutoff}
+    return next(solve_openers(matrix, answer_rows, encoded, [opener], **options))
+
+
+def solve_openers(
+    matrix: np.ndarray,
+    answer_rows: np.ndarray,
+    encoded: np.ndarray,
+    openers: Iterable[int],
+    *,
+    hard: bool,
+    max_guesses: int = 6,
+    top_k: int | None = None,
+    cutoff: int | None = None,
+    running_cutoff: bool = False,
+) -> Iterator[OptimalResult]:
+    """solve_opener for each opener in turn, sharing one memo: node values do not depend on
+    the opener, so later openers reuse earlier work (a batch on a cluster node, say).
+
+    running_cutoff: search each opener only below (best total so far) + 1 (and cutoff), so
+    an opener that neither beats nor ties the best so far costs just its refutation.
+    """
+    matrix, answer_rows, encoded = _check_inputs(
+        matrix, answer_rows, encoded, max_guesses, top_k, cutoff
+    )
+    started = time.process_time()
+    ctx = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), top_k)
+    limit = search_context.INF if cutoff is None else int(cutoff)
+    for opener in openers:
+        if not 0 <= int(opener) < matrix.shape[0]:
+            raise ValueError(f"opener must be a word row in 0..{matrix.shape[0] - 1}, got {opener}")
+        result = _solve_one(ctx, matrix, encoded, int(opener), limit, started)
+        if running_cutoff and result.total is not None:
+            limit = min(limit, result.total + 1)
+        started = time.process_time()
+        yield result
+
+
+def _solve_one(ctx, matrix, encoded, opener, beta, started) -> OptimalResult:
+    """Search one opener below beta with a built context; the tree if one is found."""
+    ctx.stats[:] = 0
+    n_answers = matrix.shape[1]
+    ctx.part[-1, :n_answers] = np.arange(n_answers, dtype=np.int32)
+    value = int(search_core.search_entry(ctx, 0, n_answers, beta, opener))
+    static = root_bound(matrix, opener, 3 ** encoded.shape[1] - 1)
+    max_guesses = int(ctx.params[search_context.P_MAXG])
+    top_k = int(ctx.params[search_context.P_TOPK]) or None
+    hard = bool(ctx.params[search_context.P_HARD])
+    settings = {"opener": opener, "hard": hard, "max_guesses": max_guesses, "top_k": top_k}
+    nodes = int(ctx.stats[search_context.S_NODES])
+    if value >= beta:
+        if value >= search_context.INF:
+            mode = "hard" if hard else "normal"
+            reason = f"no tree wins every answer within {max_guesses} guesses in {mode} mode"
+            low = None
+        else:
+            reason = f"the optimum is at least {value}, not below the cutoff {beta}"
+            low = value
+        if top_k:
+            reason += f" (searching only the top {top_k} guesses per node: not a proof)"
+            low = static
+        empty = np.zeros(0, dtype=np.int64)
+        return OptimalResult(
+            **settings, total=None, proven=not top_k and low is None, lower_bound=low,
+            upper_bound=None, counts=(0,) * max_guesses, deepest=None, nodes=nodes,
+            reason=reason, seconds=time.process_time() - started,
+            **dict.fromkeys(TREE_FIELDS, empty),
+        )  # fmt: skip
+    tree, counts = _extract_tree(ctx, matrix, opener, hard, canonical=not top_k)
+    if int(tree["n_answers"].sum()) != value:
+        raise AssertionError(f"extracted tree totals {tree['n_answers'].sum()}, search {value}")
+    return OptimalResult(
+        **settings, total=value, proven=not top_k, lower_bound=static if top_k else value,
+        upper_bound=value, counts=counts, deepest=max(i + 1 for i, c in enumerate(counts) if c),
+        nodes=nodes, reason=None, seconds=time.process_time() - started, **tree,
+    )  # fmt: skip
+
+
+def root_bound(matrix: np.ndarray, opener: int, all_green: int) -> int:
+    """Static lower bound of an opener's total: 1 for the all-green class, and a class of c
+    other answers at least 2, 5 or 3c - 1 guesses for c = 1, 2, >= 3 (see search_core)."""
+    sizes = np.bincount(matrix[opener], minlength=all_green + 1)
+    bound = int(sizes[all_green])
+    for size in sizes[:all_green][sizes[:all_green] > 0]:
+        bound += 2 if size == 1 else 5 if size == 2 else 3 * int(size) - 1
+    return bound
+
+
+def _extract_tree(ctx, matrix, opener, hard, canonical) -> tuple[dict, tuple[int, ...]]:
+    """Walk the solved tree depth-first; each node re-asks the (memoised) search."""
+    n_answers = matrix.shape[1]
+    all_green = int(ctx.params[search_context.P_ALLGREEN])
+    length = ctx.letters.shape[1]
+    rows = []
+    solved = [0] * int(ctx.params[search_context.P_MAXG])
+    root = (-1, -1, 0, np.arange(n_answers, dtype=np.int32), ctx.allowed[0].copy(),
+            np.full(length, -1, np.int32), np.zeros(ALPHABET_SIZE, np.int32))  # fmt: skip
+    stack = [root]
+    while stack:
+        parent, pattern, depth, answers, allowed, green, mins = stack.pop()
+        guess = opener if depth == 0 else _node_guess(ctx, depth, answers, allowed, green, mins,
+                                                      canonical)  # fmt: skip
+        node = len(rows)
+        rows.append((node, parent, pattern, guess, len(answers), depth + 1))
+        replies = matrix[guess, answers]
+        children = []
+        for reply in np.unique(replies):
+            if reply == all_green:
+                solved[depth] += 1
+                continue
+            child = [node, int(reply), depth + 1, answers[replies == reply], allowed, green, mins]
+            if hard:
+                child[4:] = _child_constraints(ctx, allowed, green, mins, guess, int(reply))
+            children.append(tuple(child))
+        stack.extend(reversed(children))
+    table = np.array(rows, dtype=np.int64).reshape(-1, len(TREE_FIELDS))
+    return {name: table[:, i].copy() for i, name in enumerate(TREE_FIELDS)}, tuple(solved)
+
+
+def _node_guess(ctx, depth, answers, allowed, green, mins, canonical) -> int:
+    """The guess the tree plays at an inner node (see the module docstring for which)."""
+    if len(answers) <= 2:  # guess an answer (the lower row of two): 1 or 3 guesses in all
+        return int(ctx.answer_rows[answers].min())
+    ctx.part[-1, : len(answers)] = answers
+    ctx.allowed[depth, : len(allowed)] = allowed
+    ctx.n_allowed[depth] = len(allowed)
+    ctx.green[depth] = green
+    ctx.mins[depth] = mins
+    guess = int(search_core.tree_guess(ctx, depth, len(answers), canonical))
+    if guess < 0:
+        raise AssertionError(f"no optimal guess at a solved node (depth {depth})")
+    return guess
+
+
+def _child_constraints(ctx, allowed, green, mins, guess, reply):
+    """Hard mode: (allowed guesses, green, mins) after `guess` got `reply`."""
+    greens = np.stack([green, green])
+    counts = np.stack([mins, mins])
+    child_state(greens, counts, 0, ctx.letters, ctx.digits, guess, reply, ctx.revealed)
+    out = np.empty_like(allowed)
+    kept = filter_allowed(allowed, ctx.packed, ctx.letters, ctx.digits, guess, reply, out)
+    return out[:kept].copy(), greens[1].copy(), counts[1].copy()

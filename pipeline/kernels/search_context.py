@@ -1,0 +1,137 @@
+"""Settings, counters and preallocated buffers of one optimal search (the SearchContext).
+
+The search never allocates: every buffer it needs (per depth of the recursion) is made
+here once per solve. The context is a namedtuple of numpy arrays, which numba passes to
+its kernels as one typed argument; settings and counters are small int64 arrays indexed
+by the P_* and S_* slot constants.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from pipeline.core.wordle import ALPHABET_SIZE
+from pipeline.kernels.hard_mode import packed_words, pattern_digits
+from pipeline.kernels.search_memo import new_memo
+
+INF = 1 << 29  # the value of a node that no tree solves within the depth limit
+ID_BITS = 20  # the low bits of an ordering key hold the guess row
+ID_MASK = (1 << ID_BITS) - 1
+REPLY_BLOCK = 256  # guesses whose replies are gathered at once (256 * n bytes stay in cache)
+MEMO_SLOTS_LOG2 = 21  # 2M memo slots (48 MB)
+MEMO_POOL = 1 << 25  # 32M answer ids of memo keys (128 MB)
+# params slots: depth limit, top_k (0 = all), hard mode, all-green id, number of patterns,
+# most replies any guess gets, depth of the node the current call started from
+P_MAXG, P_TOPK, P_HARD, P_ALLGREEN, P_NPAT, P_MAXPAT, P_ROOT = range(7)
+# stats slots: nodes entered, full guess scans, (guess, answer) pairs scanned, guesses scored
+S_NODES, S_SCANS, S_SCANNED, S_EVALS = range(4)
+
+SearchContext = namedtuple(
+    "SearchContext",
+    [
+        "m",  # (G, A) uint8 pattern ids, rows are guesses
+        "mt",  # (A, G) uint8 transposed copy: a full scan streams one row per answer
+        "answer_rows",  # (A,) int32 word row of each answer column
+        "letters",  # (G, L) uint8 letter codes (hard mode)
+        "packed",  # (G, 3) uint64 packed letters and letter counts (hard mode)
+        "digits",  # (3**L, L) uint8 colour of each position of each pattern
+        "part",  # (D + 2, A) int32: row d holds H split by the guess tried at depth d;
+        # the last row holds the answers of the node the search starts from
+        "cls_size",  # (D + 1, P) int32 class sizes at each depth (zero when unused)
+        "cls_start",  # (D + 1, P) int32 class offsets into part[d]
+        "cls_list",  # (D + 1, P) int32 the non-empty classes, by pattern id
+        "cls_n",  # (D + 1,) int64 how many of them
+        "cls_lb",  # (D + 1, P) int64 bound (or exact total) per class
+        "cls_pend",  # (D + 1, P) int32 classes still to search
+        "cnt",  # (P,) int32 histogram scratch, all zero between uses
+        "keys",  # (D + 1, G) int64 ordering keys of the guesses tried at each depth
+        "lbs",  # (D + 1, G) int64 lower bound per guess row at each depth
+        "allowed",  # (D + 1, G) int32 guess rows worth scoring at each depth
+        "answer_letters",  # (A,) int64 set of the letters of each answer (bit a = letter a)
+        "seen",  # (2**15,) int64 hash set of projected guesses (distinct_guesses)
+        "seen_generation",  # (1,) int64 the current generation
+        "n_allowed",  # (D + 1,) int64
+        "green",  # (D + 1, L) int32 hard-mode state: green letter per position or -1
+        "mins",  # (D + 1, 26) int32 hard-mode state: minimum count per letter
+        "edge",  # (D + 1, 2) int64 (guess, pattern) leading from depth d to d + 1
+        "best",  # (D + 1,) int64 an optimal guess of the last node solved at depth d
+        "revealed",  # (26,) int32 scratch for hard mode
+        "replies",  # (REPLY_BLOCK * A,) uint8 replies of a block of guesses to H
+        "merged",  # (A,) int32 scratch: a union of classes (search_infer)
+        "params",  # int64 settings (P_* slots)
+        "stats",  # int64 counters (S_* slots)
+        "memo",  # search_memo.Memo
+    ],
+)
+
+
+def build_context(matrix, answer_rows, encoded, hard, max_guesses, top_k) -> SearchContext:
+    """Every buffer one search uses, for checked inputs (see optimal_search)."""
+    n_guesses, n_answers = matrix.shape
+    length = encoded.shape[1]
+    n_patterns = 3**length
+    depths = max_guesses + 1
+    params = np.zeros(8, dtype=np.int64)
+    params[[P_MAXG, P_TOPK, P_HARD]] = max_guesses, top_k or 0, int(hard)
+    params[[P_ALLGREEN, P_NPAT]] = n_patterns - 1, n_patterns
+    params[P_MAXPAT] = max_replies(matrix, n_patterns)
+    allowed = np.zeros((depths, n_guesses), dtype=np.int32)
+    allowed[0] = np.arange(n_guesses, dtype=np.int32)
+    n_allowed = np.zeros(depths, dtype=np.int64)
+    n_allowed[0] = n_guesses
+    per_class = (depths, n_patterns)
+    per_guess = (depths, n_guesses)
+    return SearchContext(
+        m=matrix,
+        mt=np.ascontiguousarray(matrix.T),
+        answer_rows=answer_rows,
+        letters=encoded,
+        packed=packed_words(encoded),
+        digits=pattern_digits(length),
+        part=np.zeros((depths + 1, n_answers), dtype=np.int32),
+        cls_size=np.zeros(per_class, dtype=np.int32),
+        cls_start=np.zeros(per_class, dtype=np.int32),
+        cls_list=np.zeros(per_class, dtype=np.int32),
+        cls_n=np.zeros(depths, dtype=np.int64),
+        cls_lb=np.zeros(per_class, dtype=np.int64),
+        cls_pend=np.zeros(per_class, dtype=np.int32),
+        cnt=np.zeros(n_patterns, dtype=np.int32),
+        keys=np.zeros(per_guess, dtype=np.int64),
+        lbs=np.zeros(per_guess, dtype=np.int64),
+        allowed=allowed,
+        answer_letters=letter_sets(encoded[answer_rows]),
+        seen=np.zeros(1 << 15, dtype=np.int64),
+        seen_generation=np.zeros(1, dtype=np.int64),
+        n_allowed=n_allowed,
+        green=np.full((depths, length), -1, dtype=np.int32),
+        mins=np.zeros((depths, ALPHABET_SIZE), dtype=np.int32),
+        edge=np.zeros((depths, 2), dtype=np.int64),
+        best=np.full(depths, -1, dtype=np.int64),
+        revealed=np.zeros(ALPHABET_SIZE, dtype=np.int32),
+        replies=np.zeros(REPLY_BLOCK * n_answers, dtype=np.uint8),
+        merged=np.zeros(n_answers, dtype=np.int32),
+        params=params,
+        stats=np.zeros(4, dtype=np.int64),
+        memo=new_memo(n_answers, length, MEMO_SLOTS_LOG2, MEMO_POOL),
+    )
+
+
+def letter_sets(encoded: np.ndarray) -> np.ndarray:
+    """Bit a of entry w is set when word w contains letter a."""
+    sets = np.zeros(encoded.shape[0], dtype=np.int64)
+    for position in range(encoded.shape[1]):
+        sets |= np.int64(1) << encoded[:, position].astype(np.int64)
+    return sets
+
+
+def max_replies(matrix: np.ndarray, n_patterns: int) -> int:
+    """The most distinct replies any guess gets over all answers (for Selby's c - P bound)."""
+    most = 0
+    for start in range(0, matrix.shape[0], 1024):
+        block = matrix[start : start + 1024].astype(np.int64)
+        seen = np.zeros((block.shape[0], n_patterns), dtype=bool)
+        seen[np.arange(block.shape[0])[:, None], block] = True
+        most = max(most, int(seen.sum(axis=1).max()))
+    return most

@@ -1,0 +1,399 @@
+"""The numba kernel of the exhaustive optimal decision-tree search (normal and hard mode).
+
+A node is a set H of n possible answers (sorted column ids) with d guesses already made.
+Its value is the minimum, over decision trees of depth <= max_guesses - d, of the total
+number of guesses over H (the winning guess counts); INF when no tree fits. The search is
+a depth-first min-total search with beta cut-offs: a call with bound beta returns the exact
+value when it is below beta, otherwise some lower bound that is >= beta.
+
+Design after Alex Selby's wordle.cpp (github.com/alex1770/wordle, MIT licence): the same
+bound, shortcuts and three-pass evaluation of a guess, written afresh for numba:
+- per guess, lb = n + sum over non-final classes (2c - 1) = 3n - k - [guess in H] with k
+  the number of classes: each class of c answers needs c more guesses, all but one of
+  them at least two; all classes of size <= 2 make lb exact;
+- shortcuts: n = 1 -> 1, n = 2 -> 3, a candidate (possible answer) splitting H into
+  singletons -> 2n - 1, into singletons and one pair -> 2n, any other guess splitting into
+  singletons -> 2n; with two guesses left nothing else can win;
+- guesses are tried in order of 2 * sum c^2 + n * lb (Selby's heuristic), ties by word id;
+  a guess whose lb reaches beta is skipped, and one that splits nothing (one class) never
+  helps (it costs n guesses and only shrinks what hard mode allows);
+- a guess is scored in three passes over its classes: static bounds (cut as soon as the
+  total reaches beta), then cheap exact values (memo, candidate shortcuts), then full
+  searches of the remaining classes, smallest first;
+- solved nodes and proven lower bounds go to an exact memo (search_memo), and a cut-off
+  also bounds unions of classes that sibling guesses produce (search_infer).
+Not in Selby's program: a scan abandons a guess once its answers collide so often that
+its lb reaches beta; a node scans one guess per group that splits it alike (letters absent
+from H are interchangeable); the hard-mode memo keys on the constraint state (greens and
+minimum letter counts), not the allowed words, so lookups need no filtering.
+top_k > 0 tries only the first top_k guesses of that order (plus the shortcuts) at each
+node: the value of a real tree, an upper bound, not a proof.
+
+Numba caches self- but not mutual recursion (numba issue #6061: segfault on reload), so
+node search and guess evaluation share one function. Per-depth buffers (search_context)
+replace every allocation; the innermost loops are the array helpers of search_partition.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pipeline.kernels.hard_mode import child_state, filter_allowed
+from pipeline.kernels.search_context import (
+    ID_BITS,
+    ID_MASK,
+    INF,
+    P_ALLGREEN,
+    P_HARD,
+    P_MAXG,
+    P_MAXPAT,
+    P_ROOT,
+    P_TOPK,
+    REPLY_BLOCK,
+    S_EVALS,
+    S_NODES,
+    S_SCANNED,
+    S_SCANS,
+)
+from pipeline.kernels.search_infer import infer_bounds
+from pipeline.kernels.search_memo import memo_find, memo_hash, memo_store
+from pipeline.kernels.search_partition import (
+    candidate_split,
+    class_stats,
+    distinct_guesses,
+    gather_replies,
+    sort_by_size,
+    split_by_reply,
+)
+
+
+@njit(cache=True, nogil=True)
+def _trivial(n: int, rem: int, beta: int) -> int:
+    """Value (or a bound >= beta) settled without looking at any guess, else -1."""
+    if rem <= 0:
+        return INF
+    if 2 * n - 1 >= beta:
+        return 2 * n - 1
+    if n == 1:
+        return 1
+    if rem <= 1:
+        return INF
+    if n == 2:
+        return 3
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _scan(ctx, depth, answers, allowed, beta):
+    """Score every allowed guess once: (status, value, count, low_skipped).
+
+    status 1: the node is settled, value exact (best guess in ctx.best[depth]).
+    status 0: value is a lower bound of the node, and keys[depth, :count] holds the guesses
+    to try, sorted; low_skipped bounds the guesses left out because lb >= beta.
+    """
+    n = answers.shape[0]
+    all_green = ctx.params[P_ALLGREEN]
+    top_k = ctx.params[P_TOPK]
+    keys = ctx.keys[depth]
+    lbs = ctx.lbs[depth]
+    lb_min = INF
+    ub = INF
+    good = -1
+    count = 0
+    low_skipped = INF
+    ctx.stats[S_SCANS] += 1
+    ctx.stats[S_SCANNED] += n * allowed.shape[0]
+    # lb = 3n - k - hit < beta needs k >= 3n - beta; with two guesses left only singletons do
+    max_collisions = n if top_k > 0 else beta - 2 * n
+    if ctx.params[P_MAXG] - depth <= 2:
+        max_collisions = 0
+    block = REPLY_BLOCK
+    for i in range(allowed.shape[0]):
+        if i % block == 0:
+            gather_replies(ctx.mt, answers, allowed[i : i + block], ctx.replies)
+        guess = allowed[i]
+        at = (i % block) * n
+        k, s2, hit = class_stats(ctx.replies[at : at + n], ctx.cnt, all_green, max_collisions)
+        if k < 0:  # lb >= beta
+            lb_min = min(lb_min, beta)
+            low_skipped = min(low_skipped, beta)
+            continue
+        if k == n and hit == 0:  # singletons, and no candidate does as well (checked before)
+            ctx.best[depth] = guess
+            return 1, 2 * n, 0, INF
+        lb = 3 * n - k - hit
+        lb_min = min(lb_min, lb)
+        if s2 == 3 * n - 2 * k and lb < ub:  # all classes <= 2: lb is exact
+            ub = lb
+            good = guess
+        if k == 1:  # one class: wastes a guess
+            continue
+        if top_k == 0 and lb >= beta:
+            low_skipped = min(low_skipped, lb)
+            continue
+        lbs[guess] = lb
+        keys[count] = ((2 * s2 + n * lb) << ID_BITS) | guess
+        count += 1
+    if ctx.params[P_MAXG] - depth <= 2:  # no singleton split, so three guesses are needed
+        return 1, INF, 0, INF
+    if good >= 0 and ub == lb_min:
+        ctx.best[depth] = good
+        return 1, ub, 0, INF
+    keys[:count].sort()
+    if top_k > 0 and count > top_k:
+        count = top_k
+    return 0, lb_min, count, low_skipped
+
+
+@njit(cache=True, nogil=True)
+def _partition(ctx, depth, answers, guess) -> None:
+    """Split H by the reply to `guess` into part[depth] and the class arrays of `depth`."""
+    ctx.cls_n[depth] = split_by_reply(
+        ctx.m[guess], answers, ctx.cls_size[depth], ctx.cls_start[depth], ctx.cls_list[depth],
+        ctx.cls_n[depth], ctx.cnt, ctx.part[depth],
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _static_bounds(ctx, depth):
+    """Pass 1: a bound per class of the last partition at `depth`; (total, classes >= 3).
+
+    Final class 1; singleton 2; pair 5; c >= 3 at least 3c - 1 (Selby: plus c - P when a
+    guess has at most P replies). Classes that cannot finish in the guesses left are INF.
+    """
+    sizes = ctx.cls_size[depth]
+    classes = ctx.cls_list[depth]
+    bound = ctx.cls_lb[depth]
+    pending = ctx.cls_pend[depth]
+    rem = ctx.params[P_MAXG] - depth - 1  # guesses left after this one
+    max_replies = ctx.params[P_MAXPAT]
+    total = 0
+    n_pending = 0
+    for i in range(ctx.cls_n[depth]):
+        p = classes[i]
+        c = sizes[p]
+        if p == ctx.params[P_ALLGREEN]:
+            b = 1
+        elif rem <= 0 or (c >= 2 and rem <= 1):
+            b = INF
+        elif c == 1:
+            b = 2
+        elif c == 2:
+            b = 5
+        else:
+            b = 3 * c - 1 + max(0, c - max_replies)
+            pending[n_pending] = p
+            n_pending += 1
+        bound[p] = b
+        total = min(total + b, INF)
+    return total, n_pending
+
+
+@njit(cache=True, nogil=True)
+def _node_allowed(ctx, depth, answers):
+    """The guesses worth scoring at this node, derived from the parent's on demand: in hard
+    mode those that obey the last reply; then one guess per group that splits H alike."""
+    if depth > ctx.params[P_ROOT]:
+        source = ctx.allowed[depth - 1, : ctx.n_allowed[depth - 1]]
+        out = ctx.allowed[depth]
+        if ctx.params[P_HARD] != 0:
+            guess, pattern = ctx.edge[depth - 1, 0], ctx.edge[depth - 1, 1]
+            kept = filter_allowed(source, ctx.packed, ctx.letters, ctx.digits, guess, pattern, out)
+            source = out[:kept]
+        present = 0
+        for h in answers:
+            present |= ctx.answer_letters[h]
+        ctx.seen_generation[0] += 1
+        ctx.n_allowed[depth] = distinct_guesses(
+            source, ctx.letters, present, ctx.seen, ctx.seen_generation[0], out
+        )
+    return ctx.allowed[depth, : ctx.n_allowed[depth]]
+
+
+@njit(cache=True, nogil=True)
+def _enter_class(ctx, depth, guess, p) -> None:
+    """Make depth + 1 describe the class p of `guess`: hard-mode state and edge."""
+    ctx.edge[depth, 0] = guess
+    ctx.edge[depth, 1] = p
+    if ctx.params[P_HARD] != 0:
+        child_state(ctx.green, ctx.mins, depth, ctx.letters, ctx.digits, guess, p, ctx.revealed)
+
+
+@njit(cache=True, nogil=True)
+def _remember(ctx, depth, answers, key, low, high, best) -> None:
+    """Store bounds of this node in the memo (nodes with n >= 3 and >= 2 guesses left)."""
+    rem = ctx.params[P_MAXG] - depth
+    hard = ctx.params[P_HARD] != 0
+    memo_store(
+        ctx.memo, key, rem, answers, ctx.green[depth], ctx.mins[depth], hard, low, high, best
+    )
+
+
+@njit(cache=True, nogil=True)
+def _recall(ctx, depth, answers):
+    """(hash key, memo slot or -1) of this node."""
+    rem = ctx.params[P_MAXG] - depth
+    hard = ctx.params[P_HARD] != 0
+    key = memo_hash(ctx.memo, rem, answers, ctx.green[depth], ctx.mins[depth], hard)
+    return key, memo_find(ctx.memo, key, rem, answers, ctx.green[depth], ctx.mins[depth], hard)
+
+
+@njit(cache=True, nogil=True)
+def _small_best(ctx, answers) -> int:
+    """The lowest word row among the (one or two) answers left: an optimal guess."""
+    return min(ctx.answer_rows[answers[0]], ctx.answer_rows[answers[-1]])
+
+
+@njit(cache=True, nogil=True)
+def _prologue(ctx, depth, answers, beta, fast):
+    """A node's cheap part: (done, value, memo key, known lower bound).
+
+    done: value is the answer of search() (trivial sizes, memo, candidate shortcuts, or
+    fast mode); otherwise the node needs its full scan.
+    """
+    n = answers.shape[0]
+    rem = ctx.params[P_MAXG] - depth
+    value = _trivial(n, rem, beta)
+    if value >= 0:
+        if n <= 2:
+            ctx.best[depth] = _small_best(ctx, answers)
+        return True, value, np.uint64(0), 0
+    key, slot = _recall(ctx, depth, answers)
+    known = 0
+    if slot >= 0:
+        known = ctx.memo.lows[slot]
+        if known == ctx.memo.highs[slot] or known >= beta:
+            ctx.best[depth] = ctx.memo.bests[slot]
+            return True, known, key, known
+    value, best = candidate_split(ctx.m, ctx.answer_rows, answers, ctx.cnt, rem)
+    if value >= 0:
+        _remember(ctx, depth, answers, key, value, value, best)
+        ctx.best[depth] = best
+        return True, value, key, known
+    if fast == 2:
+        return True, -1 - max(2 * n, known), key, known
+    return False, 0, key, known
+
+
+@njit(cache=True, nogil=True)
+def search(ctx, depth, answers, beta, fast, guess) -> int:
+    """Value of the node (guess < 0) or of playing `guess` there; exact when below beta.
+
+    fast = 2 (pass 2 of a guess): only the trivial cases, memo and candidate shortcuts, else
+    -1 - (a lower bound); fast = 0: everything. Long because numba caches self- but not
+    mutual recursion. Recursive calls pass np.int64 values, never int literals: a literal
+    makes numba compile another signature, and several signatures of a recursive function
+    crash on cache reload.
+    """
+    if guess >= 0:
+        ctx.stats[S_EVALS] += 1
+        _partition(ctx, depth, answers, guess)
+        total, n_pending = _static_bounds(ctx, depth)
+        if total >= beta:
+            return total
+        sizes, starts = ctx.cls_size[depth], ctx.cls_start[depth]
+        bound, pending, part = ctx.cls_lb[depth], ctx.cls_pend[depth], ctx.part[depth]
+        still = 0
+        for i in range(n_pending):  # pass 2: cheap exact values and better bounds
+            p = pending[i]
+            c = sizes[p]
+            _enter_class(ctx, depth, guess, p)
+            total -= bound[p]
+            child = part[starts[p] : starts[p] + c]
+            o = search(ctx, depth + 1, child, beta - total - c, np.int64(2), np.int64(-1))
+            if o >= 0:
+                bound[p] = c + o
+            else:
+                bound[p] = max(bound[p], c - 1 - o)
+                pending[still] = p
+                still += 1
+            total = min(total + bound[p], INF)
+            if total >= beta:
+                return total
+        sort_by_size(pending, still, sizes)
+        for i in range(still):  # pass 3: full searches, smallest classes first
+            p = pending[i]
+            c = sizes[p]
+            _enter_class(ctx, depth, guess, p)
+            total -= bound[p]
+            child = part[starts[p] : starts[p] + c]
+            o = search(ctx, depth + 1, child, beta - total - c, np.int64(0), np.int64(-1))
+            total = min(total + c + o, INF)
+            if total >= beta:
+                bound[p] = min(c + o, INF)
+                infer_bounds(ctx, depth, p, o)
+                return total
+        return total
+    ctx.stats[S_NODES] += 1
+    done, value, key, known = _prologue(ctx, depth, answers, beta, fast)
+    if done:
+        return value
+    allowed = _node_allowed(ctx, depth, answers)
+    settled, low, count, low_skipped = _scan(ctx, depth, answers, allowed, beta)
+    if settled:
+        _remember(ctx, depth, answers, key, low, low, ctx.best[depth])
+        return low
+    low = max(low, known)
+    if low >= beta:
+        _remember(ctx, depth, answers, key, low, INF, -1)
+        return low
+    keys, lbs = ctx.keys[depth], ctx.lbs[depth]
+    best = -1
+    for i in range(count):
+        g = keys[i] & ID_MASK
+        if lbs[g] >= beta:
+            low_skipped = min(low_skipped, lbs[g])
+            continue
+        value = search(ctx, depth, answers, beta, np.int64(0), g)
+        if value < beta:
+            beta = value
+            best = g
+            if beta <= low:
+                break
+        else:
+            low_skipped = min(low_skipped, value)
+    if best >= 0:
+        _remember(ctx, depth, answers, key, beta, beta, best)
+        ctx.best[depth] = best
+        return beta
+    _remember(ctx, depth, answers, key, low_skipped, INF, -1)
+    return low_skipped
+
+
+@njit(cache=True, nogil=True)
+def search_entry(ctx, depth, n, beta, guess) -> int:
+    """Search from the node whose answers are in the last row of part (the entry node)."""
+    ctx.params[P_ROOT] = depth
+    answers = ctx.part[ctx.part.shape[0] - 1, :n]
+    if guess >= 0:  # the node itself, whose guess is given
+        ctx.stats[S_NODES] += 1
+    return search(ctx, depth, answers, np.int64(beta), np.int64(0), np.int64(guess))
+
+
+@njit(cache=True, nogil=True)
+def tree_guess(ctx, depth, n, canonical) -> int:
+    """The guess a tree plays at the entry node: an optimal one, -1 if none fits.
+
+    canonical: the lowest optimal word row (only rows below the one the search found need
+    a look); otherwise the one the search found (first in its order).
+    """
+    ctx.params[P_ROOT] = depth
+    answers = ctx.part[ctx.part.shape[0] - 1, :n]
+    value = search(ctx, depth, answers, np.int64(INF), np.int64(0), np.int64(-1))
+    known = ctx.best[depth]
+    if value >= INF or not canonical:
+        return known if value < INF else -1
+    for i in range(ctx.n_allowed[depth]):
+        guess = ctx.allowed[depth, i]
+        if guess >= known:
+            break
+        gather_replies(ctx.mt, answers, ctx.allowed[depth, i : i + 1], ctx.replies)
+        k, s2, hit = class_stats(
+            ctx.replies[:n], ctx.cnt, ctx.params[P_ALLGREEN], value + 1 - 2 * n
+        )
+        if k < 0 or 3 * n - k - hit > value or (k == 1 and n > 1):
+            continue
+        if search(ctx, depth, answers, np.int64(value + 1), np.int64(0), np.int64(guess)) <= value:
+            return guess
+    return known

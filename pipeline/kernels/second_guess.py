@@ -1,0 +1,232 @@
+"""The second-guess search: the best guess for each bucket of answers (checked entry points).
+
+See pipeline.kernels.second_guess_jit for the method. Two searches share it:
+- `CountSearch`: answers uniform over stored guess x answer columns (the openers stage
+  for every opener, the solver's two-step look-ahead on a node's answers);
+- `weighted_winner`: every allowed word a candidate, weighted (prior mode); patterns are
+  computed only for the guesses the letter-group bound leaves in the running.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.core.ties import TIE_TOLERANCE, best_position
+from pipeline.kernels import letter_groups_jit as groups_jit
+from pipeline.kernels import second_guess_jit as jit
+from pipeline.kernels.feedback import feedback_matrix
+from pipeline.kernels.partition import FixedPoint, fixed_point, float_stats
+
+RECORDS = 4  # capacity of each per-bucket tie list; overflow falls back to a rescore
+_WEIGHTED_CHUNK = 64  # guesses whose patterns the weighted search computes at a time
+
+
+@dataclass(frozen=True)
+class LetterGroups:
+    """Letter groups of every guess, and per candidate word the facts that fix their replies.
+
+    A guess's reply is the tuple of its letter groups' replies (letter x at positions I),
+    so its entropy over any bucket is at most the sum of the groups' entropies
+    (subadditivity). A group's reply depends only on the candidate's greens on I and on
+    how many copies of x it holds.
+    """
+
+    guess_groups: np.ndarray  # (G, max(L, 8)) group ids, padded with K (no group)
+    group_letter: np.ndarray  # (K,)
+    group_mask: np.ndarray  # (K,) bit i set: the letter is at position i
+    group_size: np.ndarray  # (K,) positions in the group
+    cand_letters: np.ndarray  # (C, L) distinct letters of each candidate, -1 padded
+    cand_cells: np.ndarray  # (C, L) their cells: position bits * (L + 1) + copies
+    popcount: np.ndarray  # (2**L,)
+
+    def kernel_arguments(self) -> tuple[np.ndarray, ...]:
+        return (
+            self.guess_groups, self.group_letter, self.group_mask, self.group_size,
+            self.cand_letters, self.cand_cells, self.popcount,
+        )  # fmt: skip
+
+
+def letter_groups(guesses: np.ndarray, candidates: np.ndarray) -> LetterGroups:
+    """LetterGroups of encoded guesses (G, L) over encoded candidates (C, L)."""
+    n_guesses, length = guesses.shape
+    guess_groups = np.full((n_guesses, max(length, groups_jit.SLOTS)), -1, dtype=np.int64)
+    ids: dict[tuple[int, int], int] = {}
+    for g, word in enumerate(guesses.tolist()):
+        for slot, x in enumerate(sorted(set(word))):
+            mask = sum(1 << i for i, letter in enumerate(word) if letter == x)
+            guess_groups[g, slot] = ids.setdefault((x, mask), len(ids))
+    keys = np.array(list(ids), dtype=np.int64).reshape(-1, 2)
+    guess_groups[guess_groups < 0] = len(keys)
+    cand_letters = np.full(candidates.shape, -1, dtype=np.int64)
+    cand_cells = np.zeros(candidates.shape, dtype=np.int64)
+    for c, word in enumerate(candidates.tolist()):
+        for j, x in enumerate(sorted(set(word))):
+            cand_letters[c, j] = x
+            bits = sum(1 << i for i, letter in enumerate(word) if letter == x)
+            cand_cells[c, j] = bits * (length + 1) + word.count(x)
+    popcount = np.array([bin(v).count("1") for v in range(1 << length)], dtype=np.int64)
+    return LetterGroups(
+        guess_groups=guess_groups.astype(np.uint64),  # unsigned: no negative indexing
+        group_letter=keys[:, 0].copy(),
+        group_mask=keys[:, 1].copy(),
+        group_size=popcount[keys[:, 1]],
+        cand_letters=cand_letters,
+        cand_cells=cand_cells,
+        popcount=popcount,
+    )
+
+
+@dataclass(frozen=True)
+class BucketWinners:
+    """Per bucket: the best second guess (word_id), whether it lies in the bucket, and
+    its fixed-point S over the bucket (answers uniform; 0 for a perfect split)."""
+
+    winners: np.ndarray
+    in_bucket: np.ndarray
+    best_s: np.ndarray
+
+
+class CountSearch:
+    """Best second guesses over stored guess x answer columns, answers uniform.
+
+    matrix: (G, A) patterns, rows guesses, columns answers; answer_rows: word_id of each
+    column; encoded: every guess's letters (G, L). The set-up is paid once.
+    use_bound=False turns off the letter-group pruning (tests: same results).
+    """
+
+    def __init__(
+        self,
+        matrix: np.ndarray,
+        answer_rows: np.ndarray,
+        encoded: np.ndarray,
+        *,
+        use_bound: bool = True,
+        table: FixedPoint | None = None,
+    ) -> None:
+        matrix = np.ascontiguousarray(matrix)
+        answer_rows = np.asarray(answer_rows, dtype=np.int64)
+        if matrix.ndim != 2 or matrix.shape[1] != len(answer_rows) or matrix.shape[0] == 0:
+            raise ValueError(f"matrix of shape {matrix.shape} does not match the answers")
+        if encoded.shape[0] != matrix.shape[0]:
+            raise ValueError(f"{encoded.shape[0]} words for a matrix of {matrix.shape[0]} rows")
+        sample = np.unique(np.linspace(0, matrix.shape[0] - 1, 16).astype(np.int64))
+        if not np.array_equal(
+            feedback_matrix(encoded[sample], encoded[answer_rows]), matrix[sample]
+        ):
+            raise ValueError("the pattern matrix does not match the words")
+        self.matrix = matrix
+        self.answer_rows = answer_rows
+        self.use_bound = use_bound
+        self.groups = letter_groups(encoded, encoded[answer_rows])
+        self.table = table if table is not None else fixed_point(matrix.shape[1])
+        self.span = int(np.iinfo(matrix.dtype).max) + 1
+
+    def winners(
+        self, columns: np.ndarray, starts: np.ndarray, *, records: int = RECORDS
+    ) -> BucketWinners:
+        """Best second guess of each bucket columns[starts[b]:starts[b + 1]] (answer
+        columns, each bucket ascending)."""
+        columns = np.ascontiguousarray(columns, dtype=np.int64)
+        starts = np.ascontiguousarray(starts, dtype=np.int64)
+        sizes = np.diff(starts)
+        cand_bucket = np.full(self.matrix.shape[0], -1, dtype=np.int64)
+        cand_bucket[self.answer_rows[columns]] = np.repeat(np.arange(sizes.size), sizes)
+        tol = np.floor(TIE_TOLERANCE * sizes * self.table.scale).astype(np.int64)
+        winners, in_bucket, best_s, overflow = jit.solve_counts(
+            self.matrix, self.answer_rows, columns, starts, cand_bucket, self.table.delta,
+            self.table.values, tol, records, self.span, self.use_bound,
+            self.groups.kernel_arguments(),
+        )  # fmt: skip
+        for b in np.flatnonzero(overflow):
+            members = columns[starts[b] : starts[b + 1]]
+            winners[b], in_bucket[b] = _rescore(self.matrix[:, members], self.answer_rows[members])
+        return BucketWinners(winners, in_bucket, best_s)
+
+
+def _rescore(
+    patterns: np.ndarray, members: np.ndarray, weights: np.ndarray | None = None
+) -> tuple[int, bool]:
+    """The plain way: every guess's entropy over the bucket, then the tie rule (highest
+    first; a member of the bucket first; then the lowest word_id)."""
+    entropy = float_stats(patterns, weights=weights).entropy
+    in_bucket = np.zeros(patterns.shape[0], dtype=bool)
+    in_bucket[members] = True
+    winner = best_position(entropy, higher_is_better=True, keys=[~in_bucket])
+    return winner, bool(in_bucket[winner])
+
+
+def weighted_winner(
+    encoded: np.ndarray, groups: LetterGroups, ids: np.ndarray, weights: np.ndarray,
+    *, records: int = RECORDS,
+) -> tuple[int, bool]:  # fmt: skip
+    """(best second guess, whether it is in the bucket) for the bucket of words `ids`,
+    every word weighted by `weights` (aligned with ids); `groups` are letter_groups of
+    every word over every word."""
+    n = len(ids)
+    total = float(weights.sum())
+    whole = total * np.log2(total)
+    n_groups = len(groups.group_letter)
+    scores = np.empty(n_groups + 1, dtype=np.float64)
+    scores[n_groups] = whole
+    width = encoded.shape[1] + 1
+    groups_jit.group_weights(
+        ids, 0, n, weights, groups.group_letter, groups.group_mask, groups.group_size,
+        groups.cand_letters, groups.cand_cells, groups.popcount, width,
+        groups_jit.group_work(len(groups.popcount) * width), scores,
+    )  # fmt: skip
+    slots = groups.guess_groups.shape[1]
+    margin = 1e-9 * total * (slots + 1) * (2.0 + abs(np.log2(total)) + np.log2(n))
+    lower = np.empty(len(groups.guess_groups), dtype=np.float64)
+    groups_jit.group_bounds(groups.guess_groups, scores, (slots - 1) * whole + margin, lower)
+    state = _weighted_state(TIE_TOLERANCE * total, records)
+    thr = state[2]
+    n_bins = 3 ** encoded.shape[1]
+    scratch = (np.zeros(n_bins, np.int64), np.zeros(n_bins), np.empty(max(n, 1), np.int64))
+    # A perfect split beats every other split by at least the cost of merging the two
+    # lightest words; when that exceeds the tolerance, the first perfect split wins.
+    light = np.sort(weights)[:2]
+    gap = light.sum() * np.log2(light.sum()) - np.sum(light * np.log2(light))
+    can_resolve = bool(gap > 2 * state[0][0] + 4 * margin)
+    targets = encoded[ids]
+
+    def offer_all(rows: np.ndarray, in_bucket: bool) -> tuple[bool, bool]:
+        perfect = False
+        for start in range(0, len(rows), _WEIGHTED_CHUNK):
+            chunk = rows[start : start + _WEIGHTED_CHUNK]
+            chunk = chunk[lower[chunk] <= thr[0]]
+            if chunk.size:
+                sub = feedback_matrix(encoded[chunk], targets, engine="jit")
+                found, stop = jit.offer_weighted_rows(
+                    chunk, sub, weights, in_bucket, can_resolve, *scratch, *state
+                )
+                perfect = perfect or found
+                if stop:
+                    return perfect, True
+        return perfect, False
+
+    perfect, _ = offer_all(ids, True)
+    if not (perfect and can_resolve):
+        outside = lower <= thr[0]
+        outside[ids] = False
+        offer_all(np.flatnonzero(outside), False)
+    _, _, _, rec_g, _, rec_n, overflow = state
+    if overflow[0]:
+        return _rescore(feedback_matrix(encoded, targets, engine="jit"), ids, weights)
+    if rec_n[0, 0] > 0:
+        return int(rec_g[0, 0, 0]), True
+    return int(rec_g[0, 1, 0]), False
+
+
+def _weighted_state(tolerance: float, records: int) -> tuple[np.ndarray, ...]:
+    """(tol, best, thr, rec_g, rec_s, rec_n, overflow) of jit.offer for one bucket."""
+    return (
+        np.array([tolerance]),
+        np.full(1, np.inf),
+        np.full(1, np.inf),
+        np.zeros((1, 2, records), dtype=np.int64),
+        np.zeros((1, 2, records), dtype=np.float64),
+        np.zeros((1, 2), dtype=np.int64),
+        np.zeros(1, dtype=bool),
+    )

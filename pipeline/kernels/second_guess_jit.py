@@ -1,0 +1,272 @@
+"""Numba kernels of the second-guess search: the best guess for each bucket of answers.
+
+For a bucket b (the answers that gave one reply to an opener) the best second guess is
+the guess whose replies split b best: the lowest fixed-point S (answers uniform) or the
+lowest sum of W log2 W over its replies (weighted), with the tie rule of
+pipeline.core.ties applied while streaming (`offer`): every guess within the tolerance
+of the best so far is kept, in word order, per class (in the bucket or not); the winner
+is the first of class 0, else the first of class 1.
+
+What makes it cheap:
+- Letter-group bound. A guess's reply is the tuple of the replies of its letter groups
+  (a letter and the positions it holds in the guess), and a group's reply depends only
+  on the candidate's greens on those positions and its copies of the letter. By
+  subadditivity the reply entropy is at most the sum of the group entropies, which cost
+  one small merge per group and bucket. This rules out almost all (guess, bucket) pairs
+  (about 97% of the pattern reads on the real lists) before a single pattern is read.
+- The guesses left are scored four at a time (partition_jit.lanes4), stopping once all
+  four pass the best score so far plus the tolerance.
+- A bucket's own words are scored first. A perfect split (all replies distinct) beats
+  any other by far more than the tolerance, so the first perfect candidate wins at once,
+  otherwise the first perfect non-candidate in word order.
+If a tie list overflows, the caller rescores that bucket the plain way. Pruning never
+changes a result.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pipeline.kernels.letter_groups_jit import (
+    group_bound,
+    group_bounds,
+    group_counts,
+    group_work,
+)
+from pipeline.kernels.partition_jit import lanes4, settle_float, tally
+
+
+@njit(cache=True, nogil=True)
+def offer(b, g, s, in_bucket, tol, best, thr, rec_g, rec_s, rec_n, overflow):  # pragma: no cover
+    """Feed score s (lower is better) of guess g on bucket b into the exact tie tracking.
+
+    Lists (class 0: guesses in the bucket, 1: the rest) keep, in arrival (= word) order,
+    the guesses that beat every earlier guess of their class and lie within tol of the
+    best score of all; the winner is the head of list 0, else the head of list 1.
+    """
+    if s < best[b]:
+        best[b] = s
+        thr[b] = s + tol[b]
+        for cls in range(2):
+            n = rec_n[b, cls]
+            drop = 0
+            while drop < n and rec_s[b, cls, drop] > thr[b]:
+                drop += 1
+            if drop:
+                for i in range(n - drop):
+                    rec_g[b, cls, i] = rec_g[b, cls, i + drop]
+                    rec_s[b, cls, i] = rec_s[b, cls, i + drop]
+                rec_n[b, cls] = n - drop
+    if s <= thr[b]:
+        cls = 0 if in_bucket else 1
+        n = rec_n[b, cls]
+        if n == 0 or s < rec_s[b, cls, n - 1]:
+            if n == rec_g.shape[2]:
+                overflow[b] = True
+            else:
+                rec_g[b, cls, n] = g
+                rec_s[b, cls, n] = s
+                rec_n[b, cls] = n + 1
+
+
+@njit(cache=True, nogil=True)
+def group_bound_offset(values, n, slots):  # pragma: no cover - compiled
+    """What the letter-group bound subtracts: unused slots point at a last "no
+    information" group scoring n log2 n, so score >= sum over slots - (slots - 1) n log2 n,
+    less an allowance for the rounding of the fixed-point values."""
+    return (slots - 1) * values[n] + 16 * (slots + 1) * (n + 1)
+
+
+@njit(cache=True, nogil=True)
+def score_guesses(
+    matrix,
+    guesses,
+    n_guesses,
+    lower,
+    columns,
+    lo,
+    hi,
+    b,
+    in_bucket,
+    delta,
+    hist,
+    base,
+    tol,
+    best,
+    thr,
+    rec_g,
+    rec_s,
+    rec_n,
+    overflow,
+):  # pragma: no cover - compiled
+    """Score guesses[:n_guesses] on bucket b (columns[lo:hi]) four at a time, in order,
+    skipping those whose lower bound already exceeds the best so far, and offer each to
+    the tie tracking; a perfect split (S = 0) ends the scan: nothing can beat it.
+    Returns the next free histogram base."""
+    lane_g = np.zeros(4, dtype=np.int64)
+    lanes_out = np.empty((3, 4), dtype=np.int64)
+    s = lanes_out[0]
+    i = 0
+    while i < n_guesses:
+        limit = thr[b]
+        lanes = 0
+        while i < n_guesses and lanes < 4:
+            g = guesses[i]
+            if lower[g] <= limit:
+                lane_g[lanes] = g
+                lanes += 1
+            i += 1
+        if lanes == 0:
+            break
+        for j in range(lanes, 4):
+            lane_g[j] = lane_g[0]
+        lanes4(
+            matrix[lane_g[0]], matrix[lane_g[1]], matrix[lane_g[2]], matrix[lane_g[3]],
+            columns, lo, hi, hist, base, delta, limit, lanes_out,
+        )  # fmt: skip
+        base += hi - lo + 1
+        for lane in range(lanes):
+            if s[lane] <= thr[b]:
+                offer(b, lane_g[lane], s[lane], in_bucket, tol, best, thr, rec_g, rec_s,
+                      rec_n, overflow)  # fmt: skip
+                if s[lane] == 0:
+                    return base
+    return base
+
+
+@njit(cache=True, nogil=True)
+def tie_state(n_buckets, records):  # pragma: no cover - compiled
+    """(best, thr, rec_g, rec_s, rec_n, overflow) for `offer` over n_buckets buckets."""
+    big = np.iinfo(np.int64).max
+    return (
+        np.full(n_buckets, big, dtype=np.int64),
+        np.full(n_buckets, big, dtype=np.int64),
+        np.zeros((n_buckets, 2, records), dtype=np.int64),
+        np.zeros((n_buckets, 2, records), dtype=np.int64),
+        np.zeros((n_buckets, 2), dtype=np.int64),
+        np.zeros(n_buckets, dtype=np.bool_),
+    )
+
+
+@njit(cache=True, nogil=True)
+def pick_winners(starts, columns, answer_rows, rec_g, rec_n):  # pragma: no cover - compiled
+    """(winner word_id, winner in bucket) per bucket from the tie lists: the first of class
+    0 (in the bucket), else the first of class 1; a bucket of one is its own winner."""
+    n_buckets = starts.size - 1
+    winners = np.empty(n_buckets, dtype=np.int64)
+    in_bucket = np.empty(n_buckets, dtype=np.bool_)
+    for b in range(n_buckets):
+        if starts[b + 1] - starts[b] == 1:
+            winners[b] = answer_rows[columns[starts[b]]]
+            in_bucket[b] = True
+        elif rec_n[b, 0] > 0:
+            winners[b] = rec_g[b, 0, 0]
+            in_bucket[b] = True
+        else:
+            winners[b] = rec_g[b, 1, 0]
+            in_bucket[b] = False
+    return winners, in_bucket
+
+
+@njit(cache=True, nogil=True)
+def solve_counts(
+    matrix, answer_rows, columns, starts, cand_bucket, delta, values, tol, records, span,
+    use_bound, groups,
+):  # fmt: skip
+    """Best second guess per bucket, answers uniform (see the module docstring). (Longer
+    than 60 lines: the per-bucket state lives in arrays a helper would need all of.)
+
+    columns: answer columns sorted by bucket; starts: bucket offsets into columns;
+    cand_bucket[g]: the bucket holding guess g, -1 if none. Buckets are solved one after
+    the other: the bucket's own words first (bounded one by one: the full bound array
+    costs more than most buckets), then, unless one split it perfectly, the rest in word
+    order, skipping what the bound rules out. Returns (winner word_id, winner in bucket,
+    best S, overflowed) per bucket. `groups`: LetterGroups.kernel_arguments().
+    """
+    guess_groups, group_letter, group_mask, group_size, cand_letters, cand_cells, popcount = groups
+    n_buckets, n_guesses = starts.size - 1, matrix.shape[0]
+    best, thr, rec_g, rec_s, rec_n, overflow = tie_state(n_buckets, records)
+    hist = np.zeros((4, span), dtype=np.int64)
+    width = cand_letters.shape[1] + 1
+    work = group_work(popcount.size * width)
+    ones = np.ones(columns.size, dtype=np.float64)
+    scores = np.zeros(group_letter.size + 1, dtype=np.int64)
+    members, left = np.empty(columns.size, dtype=np.int64), np.empty(n_guesses, dtype=np.int64)
+    lower = np.zeros(n_guesses, dtype=np.int64)
+    base = 0
+    for b in range(n_buckets):
+        lo, hi = starts[b], starts[b + 1]
+        if hi - lo < 2:
+            best[b] = 0
+            continue
+        offset = 0
+        if use_bound:
+            scores[group_letter.size] = values[hi - lo]
+            group_counts(
+                columns, lo, hi, ones, group_letter, group_mask, group_size, cand_letters,
+                cand_cells, popcount, width, work, values, scores,
+            )  # fmt: skip
+            offset = group_bound_offset(values, hi - lo, guess_groups.shape[1])
+        for k in range(lo, hi):
+            g = answer_rows[columns[k]]
+            members[k - lo] = g
+            lower[g] = group_bound(guess_groups, g, scores, offset) if use_bound else 0
+        base = score_guesses(
+            matrix, members, hi - lo, lower, columns, lo, hi, b, True, delta, hist,
+            base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
+        )  # fmt: skip
+        if best[b] == 0:
+            continue
+        if use_bound:
+            group_bounds(guess_groups, scores, offset, lower)
+        else:
+            lower[:] = 0
+        n_left = 0
+        for g in range(n_guesses):
+            left[n_left] = g
+            n_left += (lower[g] <= thr[b]) & (cand_bucket[g] != b)
+        base = score_guesses(
+            matrix, left, n_left, lower, columns, lo, hi, b, False, delta, hist, base,
+            tol, best, thr, rec_g, rec_s, rec_n, overflow,
+        )  # fmt: skip
+    winners, in_bucket = pick_winners(starts, columns, answer_rows, rec_g, rec_n)
+    return winners, in_bucket, best, overflow
+
+
+@njit(cache=True, nogil=True)
+def offer_weighted_rows(
+    ids,
+    sub,
+    weights,
+    in_bucket,
+    can_resolve,
+    counts,
+    mass,
+    touched,
+    tol,
+    best,
+    thr,
+    rec_g,
+    rec_s,
+    rec_n,
+    overflow,
+):  # pragma: no cover - compiled
+    """Score rows of `sub` (guesses `ids` x the bucket's words, words weighted by their
+    raw weights) on bucket 0 by S = sum W log2 W over replies, and offer them in order.
+    Returns (any perfect split, stopped early): with can_resolve a perfect split by a
+    word outside the bucket is the winner, so scoring stops there."""
+    n = sub.shape[1]
+    no_columns = np.empty(0, dtype=np.int64)
+    perfect = False
+    for i in range(ids.size):
+        k = tally(sub[i], no_columns, False, weights, True, counts, mass, touched)
+        _, minus_s, _, _ = settle_float(counts, mass, touched, k, n, True, False)
+        s = -minus_s
+        if s <= thr[0]:
+            offer(0, ids[i], s, in_bucket, tol, best, thr, rec_g, rec_s, rec_n, overflow)
+        if k == n:
+            perfect = True
+            if can_resolve and not in_bucket:
+                return perfect, True
+    return perfect, False

@@ -1,0 +1,1 @@
+"""Raw inputs from their sources: https downloads, Kaggle datasets, local files, a mirror."""

@@ -1,0 +1,79 @@
+"""The one contract between a rule and its stage: `run_stage(snakemake, stage)`.
+
+Each rule's script is three lines that call `run_stage`. The rule's named inputs and
+outputs (less the `.seal.json` companions declared beside every artifact), its params
+and, when the stage takes them, its threads become the stage's keyword arguments;
+unnamed inputs (the code the rule depends on) are not passed. The log goes to the rule's
+log file. A PipelineError ends the job with one line on stderr and in the log (exit 1);
+anything else is a bug and keeps its traceback, in the log.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import inspect
+import logging
+import sys
+import typing
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pipeline.artifacts.seal import is_seal
+from pipeline.core.errors import PipelineError
+
+log = logging.getLogger("pipeline")
+_LIST_TYPES = (list, collections.abc.Sequence)
+
+
+def stage_arguments(
+    stage: Callable[..., None],
+    files: dict[str, str | list[str]],
+    params: dict[str, Any],
+    threads: int,
+) -> dict[str, Any]:
+    """Keyword arguments of `stage` from a rule's named files, params and threads."""
+    hints = typing.get_type_hints(stage)
+    arguments: dict[str, Any] = {}
+    for name, value in files.items():
+        paths = [Path(p) for p in ([value] if isinstance(value, str) else value) if not is_seal(p)]
+        wants_list = typing.get_origin(hints.get(name)) in _LIST_TYPES
+        if wants_list:
+            arguments[name] = paths
+        elif len(paths) > 1:
+            raise TypeError(f"{stage.__name__}: {name} gets {len(paths)} files, expects one")
+        else:
+            arguments[name] = paths[0] if paths else None
+    arguments.update(params)
+    if "threads" in inspect.signature(stage).parameters:
+        arguments["threads"] = threads
+    return arguments
+
+
+def _configure_logging(log_file: str | None) -> None:
+    handler: logging.Handler = (
+        logging.FileHandler(log_file, mode="w", encoding="utf-8")
+        if log_file
+        else logging.StreamHandler(sys.stderr)
+    )
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+
+
+def run_stage(snakemake: Any, stage: Callable[..., None]) -> None:
+    """Run `stage` for the Snakemake job described by `snakemake` (see the module doc)."""
+    _configure_logging(snakemake.log[0] if snakemake.log else None)
+    files = dict(snakemake.input.items()) | dict(snakemake.output.items())
+    arguments = stage_arguments(stage, files, dict(snakemake.params.items()), snakemake.threads)
+    try:
+        stage(**arguments)
+    except PipelineError as error:
+        log.error("%s", error)
+        print(f"{snakemake.rule}: {error}", file=sys.stderr)
+        sys.exit(1)
+    except Exception:
+        log.exception("%s failed: this is a bug, please report it with this log", stage.__name__)
+        print(f"{snakemake.rule}: internal error; see the log", file=sys.stderr)
+        sys.exit(1)

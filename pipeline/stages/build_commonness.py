@@ -1,0 +1,32 @@
+"""Stage of rule build_commonness: commonness.parquet from the frequency counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.analysis.commonness import commonness_table
+from pipeline.analysis.frequency import parse_frequency_counts
+from pipeline.artifacts import commonness as commonness_artifact
+from pipeline.artifacts import raw as raw_artifact
+from pipeline.artifacts import words as words_artifact
+
+
+def build_commonness(
+    *, words: Path, frequency: Path, commonness: Path, n_common: int, width: float
+) -> None:
+    """commonness.parquet: p_common of every word from the frequency counts.
+
+    The frequency file is streamed in blocks and only the index's words are kept, so
+    memory stays bounded whatever the file's size (the rule's mem_mb).
+    """
+    index = words_artifact.read_word_index(words)
+    counts = parse_frequency_counts(
+        raw_artifact.read_raw_blocks(frequency), raw_artifact.shown_name(frequency), index.words
+    )
+    table = commonness_table(index.words, counts, n_common, width)
+    commonness_artifact.write_commonness(
+        table,
+        commonness,
+        inputs={"words": words, "frequency": frequency},
+        settings={"n_common": n_common, "width": width},
+    )

@@ -1,0 +1,71 @@
+"""Stage of the entropy maps: entropy.parquet and pattern_distribution.parquet."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from pipeline.analysis import entropy_maps as analysis
+from pipeline.artifacts import commonness as commonness_artifact
+from pipeline.artifacts import entropy as store
+from pipeline.artifacts import patterns as patterns_artifact
+from pipeline.artifacts import words as words_artifact
+from pipeline.core.progress import Progress
+from pipeline.core.ties import TIE_TOLERANCE
+
+log = logging.getLogger(__name__)
+
+
+def compute_entropy(
+    *,
+    words: Path,
+    commonness: Path,
+    patterns: Sequence[Path],
+    square: Sequence[Path],
+    entropy: Path,
+    distribution: Path,
+    threads: int,
+) -> None:
+    """The three entropies of every guess, its buckets, and its reply distribution.
+
+    The answer-list measures come from the stored guess x answer matrix; the prior and
+    allowed measures from the stored square matrix when the workflow keeps one
+    (`square`), else from the streamed square pass.
+    """
+    index = words_artifact.read_word_index(words)
+    p_common = commonness_artifact.read_p_common(commonness, index)
+    matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
+    answers = analysis.answer_stats(matrix.iter_chunks(), len(index.words), index.length, threads)
+    inputs = {"words": words, "commonness": commonness, "patterns": patterns[0]}
+    progress = Progress("square pass (every guess against every word)", len(index.words))
+    if square:
+        stored = patterns_artifact.read_pattern_matrix(square, index, words, columns="guesses")
+        allowed, prior = analysis.square_stats_stored(
+            _counted(stored.iter_chunks(), progress), len(index.words), p_common, threads
+        )
+        inputs["patterns_square"] = square[0]
+    else:
+        allowed, prior = analysis.square_stats_streamed(
+            index.encoded, p_common, threads, progress.advance
+        )
+    table = analysis.entropy_table(index, p_common, answers, prior, allowed)
+    store.write_entropy(table, entropy, inputs=inputs, settings={"tie_tolerance": TIE_TOLERANCE})
+    best = int(table["rank_answers"].to_numpy().argmin())
+    log.info(
+        "entropy: best opener over the answers %s (%.4f bits)",
+        index.words[best],
+        answers.entropy[best],
+    )
+    rows = analysis.distribution_table(index.words, answers, len(index.answer_rows))
+    store.write_distribution(rows, distribution, inputs={"words": words, "patterns": patterns[0]})
+    log.info("pattern distribution: %d (guess, reply) rows", rows.num_rows)
+
+
+def _counted(chunks: Iterator[tuple[int, int, np.ndarray]], progress: Progress):
+    """The chunks, each counted as done once it has been used."""
+    for start, stop, rows in chunks:
+        yield start, stop, rows
+        progress.advance(stop - start)

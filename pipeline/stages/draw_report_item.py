@@ -1,0 +1,52 @@
+"""Stage of the report's items: one figure (PNG) or table (HTML page) per rule."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+
+from pipeline.analysis import figures, report_tables
+from pipeline.artifacts import benchmark, commonness, entropy, openers, plots
+from pipeline.artifacts import parquet as parquet_io
+from pipeline.core.errors import PipelineError
+
+# file name of a plotted artifact -> its schema (every artifact is read checked)
+SCHEMAS = {
+    benchmark.SUMMARY_FILE: benchmark.summary_schema(6),
+    benchmark.SCORE_MODEL_FILE: benchmark.SCORE_MODEL_SCHEMA,
+    entropy.ENTROPY_FILE: entropy.ENTROPY_SCHEMA,
+    commonness.FILE: commonness.SCHEMA,
+    openers.OPENERS_FILE: openers.OPENERS_SCHEMA,
+}
+FIGURES: dict[str, Callable[..., object]] = {
+    "guess-distribution": figures.guess_distribution_figure,
+    "opener-benchmark": figures.opener_benchmark_figure,
+    "score-model": figures.score_model_figure,
+    "entropy-vs-commonness": figures.entropy_vs_commonness_figure,
+}
+TABLES: dict[str, Callable[..., str]] = {
+    "benchmark-summary": report_tables.benchmark_summary_html,
+    "top-openers": report_tables.top_openers_html,
+}
+
+
+def _frame(path: Path) -> pl.DataFrame:
+    if path.name not in SCHEMAS:
+        raise PipelineError(f"{path}: not an artifact the report shows")
+    table: pa.Table = parquet_io.read_table(path, SCHEMAS[path.name])
+    return pl.from_arrow(table)
+
+
+def draw_report_item(*, artifacts: Sequence[Path], item: Path, name: str) -> None:
+    """Draw (PNG) or tabulate (HTML) report item `name` from its artifacts, in order."""
+    frames = [_frame(path) for path in artifacts]
+    inputs = {f"input_{i}": path for i, path in enumerate(artifacts)}
+    if name in FIGURES:
+        plots.write_png(FIGURES[name](*frames), item, inputs=inputs)
+    elif name in TABLES:
+        plots.write_html(TABLES[name](*frames), item, inputs=inputs)
+    else:
+        raise PipelineError(f"unknown report item {name!r}; known: {sorted(FIGURES | TABLES)}")

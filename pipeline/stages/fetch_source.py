@@ -1,0 +1,56 @@
+"""Stage of rule fetch_source: read one raw input, check its content, write it sealed."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+from pipeline.analysis.frequency import parse_frequency_counts
+from pipeline.analysis.word_lists import parse_word_list
+from pipeline.artifacts import raw as raw_artifact
+from pipeline.sources.fetch import Check, read_source, resolve_mirror
+
+log = logging.getLogger(__name__)
+
+
+def _check_frequency(data: bytes, shown: str) -> object:
+    return parse_frequency_counts(data, shown, ())  # every row checked, no word kept
+
+
+# The parser that checks each source's bytes before anything is written, so an error
+# names the user's own file (local path, mirror file or URL), not the copy in data/raw.
+CONTENT_CHECKS: dict[str, Check] = {
+    "allowed": parse_word_list,
+    "answers": parse_word_list,
+    "frequency": _check_frequency,
+}
+
+
+def fetch_source(
+    *,
+    local: Path | None,
+    raw: Path,
+    name: str,
+    spec: str,
+    timeout: float,
+    retries: int,
+    deadline: float,
+) -> None:
+    """Read one source (network, mirror folder or local file), check it, write it sealed.
+
+    `local` is the user's own file of a `kind: local` source (an input, so editing it
+    reruns the fetch); the mirror folder comes from WORDLE_MIRROR, which the workflow
+    sets, because where bytes are read from must never rerun anything.
+    """
+    data, provenance = read_source(
+        name,
+        json.loads(spec),
+        mirror=resolve_mirror(None),
+        timeout=timeout,
+        retries=retries,
+        deadline=deadline,
+        check=CONTENT_CHECKS.get(name),
+    )
+    raw_artifact.write_raw(data, raw, provenance=provenance)
+    log.info("source %s: %d bytes from %s", name, len(data), provenance["read_from"])

@@ -1,0 +1,114 @@
+"""Stage of rule play_strategy: one unit of the solver benchmark played against every answer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pipeline.analysis import benchmark_tables as tables
+from pipeline.analysis.game_state import GameData
+from pipeline.analysis.games import play_unit
+from pipeline.analysis.optimal_play import OptimalTree, TreeError, TreeLookup, best_opener
+from pipeline.artifacts import benchmark as store
+from pipeline.artifacts import commonness as commonness_artifact
+from pipeline.artifacts import openers as openers_artifact
+from pipeline.artifacts import optimal as optimal_artifact
+from pipeline.artifacts import patterns as patterns_artifact
+from pipeline.artifacts import words as words_artifact
+from pipeline.artifacts.seal import check_built_from
+from pipeline.core.errors import ArtifactError
+from pipeline.core.word_index import WordIndex
+
+
+def stored_trees(openers: Path, trees: Path, index: WordIndex) -> TreeLookup:
+    """The optimal strategies' trees: (mode, opener or None) -> the stored tree of that
+    opener, or of the best proven opener of the mode. An opener without a proven total,
+    or a tree whose words are not the word index's, is an ArtifactError naming the file."""
+    table = optimal_artifact.read_openers(openers)
+    columns = [table[name].to_pylist() for name in ("mode", "opener", "total_guesses", "proven")]
+
+    def lookup(mode: str, opener: str | None) -> OptimalTree:
+        if opener is None:
+            best = best_opener(*columns, mode=mode)
+            if best is None:
+                raise ArtifactError(f"{openers}: no proven {mode}-mode opener")
+            opener, total = best
+        else:
+            rows = [
+                t for m, o, t, p in zip(*columns, strict=True) if (m, o, p) == (mode, opener, True)
+            ]
+            if not rows or rows[0] is None:
+                raise ArtifactError(f"{openers}: no proven {mode}-mode total for opener {opener!r}")
+            total = rows[0]
+        nodes = optimal_artifact.read_tree(trees, mode, opener).to_pydict()
+        ids, guesses = nodes["guess_id"], nodes["guess"]
+        if any(
+            not 0 <= g < len(index.words) or index.words[g] != w
+            for g, w in zip(ids, guesses, strict=True)
+        ):
+            raise ArtifactError(f"{trees}: guess ids disagree with the word index")
+        try:
+            return OptimalTree.from_columns(mode, opener, nodes, total)
+        except TreeError as error:
+            raise ArtifactError(f"{trees}: {error}") from error
+
+    return lookup
+
+
+def play_strategy(
+    *,
+    words: Path,
+    commonness: Path,
+    patterns: Sequence[Path],
+    openers: Path,
+    second_guesses: Path,
+    games: Path,
+    optimal_openers: Path | None = None,
+    optimal_trees: Path | None = None,
+    strategy: Mapping[str, Any],
+    opener_slice: Sequence[int] | None,
+    max_turns: int,
+    threads: int,
+) -> None:
+    """Play one strategy (or a slice of the opener benchmark) against every answer; the
+    optimal strategies also read the stored trees (their jobs alone are given them)."""
+    index = words_artifact.read_word_index(words)
+    matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
+    for rankings in (openers, second_guesses):
+        check_built_from(rankings, "words", words)
+
+    def stored_second_guesses(opener: int) -> dict[int, int]:
+        rows = openers_artifact.read_second_guesses(second_guesses, "answers", opener)
+        ids = rows["pattern_id"].to_pylist()
+        return dict(zip(ids, rows["second_guess_id"].to_pylist(), strict=True))
+
+    data = GameData(
+        index.words,
+        index.answer_rows,
+        matrix.full(),
+        commonness_artifact.read_p_common(commonness, index),
+        threads=threads,
+        opener_ranking=openers_artifact.opener_ranking(openers, index, "answers"),
+        second_guesses=stored_second_guesses,
+    )
+    inputs = {
+        "words": words,
+        "commonness": commonness,
+        "patterns_index": patterns[0],
+        "openers": openers,
+        "second_guesses": second_guesses,
+    }
+    if optimal_openers is not None and optimal_trees is not None:
+        data.optimal_trees = stored_trees(optimal_openers, optimal_trees, index)
+        inputs |= {"optimal_openers": optimal_openers, "optimal_trees": optimal_trees}
+    try:
+        results = play_unit(data, strategy, opener_slice, max_turns)
+    except TreeError as error:
+        raise ArtifactError(f"{optimal_trees}: {error}") from error
+    store.write_games_part(
+        tables.games_table(data, results, tables.SUCCESS_TURNS),
+        games,
+        inputs=inputs,
+        settings={"strategy": dict(strategy), "opener_slice": opener_slice, "max_turns": max_turns},
+    )

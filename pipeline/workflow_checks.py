@@ -1,0 +1,150 @@
+"""What the Snakefile checks before any job runs, reported as one line instead of a wall.
+
+- config_problem: why the config fails its schema, as one line naming the key and the
+  value (`config: solver.strategies[0].top_n: 'abc' is not of type 'integer'`) and at
+  most one hint line (the key's description from the schema). Snakemake's own message
+  is many lines, and its traceback names Snakemake's code, not the user's key.
+  duplicate_label: the one check across entries the schema cannot make.
+- whole_source_entries: a source entry given with --config replaces the configured one
+  whole, instead of Snakemake's key-by-key merge.
+- stop: end Snakemake with such a message and exit status 1. Input functions that read
+  an artifact (the word index, behind the checkpoint) call it on a PipelineError, since
+  Snakemake would print an exception in an input function with a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, NoReturn
+
+import jsonschema
+import yaml
+
+HINT_WIDTH = 200  # characters of a description shown in the hint line
+
+
+def key_path(parts: Iterable[Any]) -> str:
+    """solver.strategies[0].top_n from ['solver', 'strategies', 0, 'top_n']."""
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _resolve(schema: Mapping[str, Any], node: Any) -> Any:
+    """A node with its local $ref (#/definitions/...) followed."""
+    while isinstance(node, Mapping) and "$ref" in node:
+        target: Any = schema
+        for step in node["$ref"].lstrip("#/").split("/"):
+            target = target[step]
+        if target is node:
+            break
+        node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+    return node
+
+
+def _description(schema: Mapping[str, Any], error: jsonschema.ValidationError) -> str | None:
+    """The description of the last named key the failing check went through (the error's
+    schema path leaves out the $ref steps, so they are followed here)."""
+    node: Any = schema
+    found = None
+    steps = list(error.absolute_schema_path)
+    for index, step in enumerate(steps):
+        if isinstance(node, Mapping) and step not in node:
+            node = _resolve(schema, node)
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            break
+        named = index > 0 and steps[index - 1] == "properties"
+        if named and isinstance(node, Mapping):
+            description = _resolve(schema, node).get("description")
+            found = f"{step}: {description}" if description else found
+    return found
+
+
+def _problem(error: jsonschema.ValidationError) -> tuple[str, str]:
+    """(key, problem) of one validation error, phrased for a config file's author."""
+    where = list(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
+        known = set(error.schema.get("properties", {}))
+        extra = sorted(str(key) for key in error.instance if key not in known)
+        allowed = ", ".join(sorted(known)) or "none"
+        return key_path([*where, extra[0]]), f"unknown key (allowed here: {allowed})"
+    if error.validator == "required" and isinstance(error.instance, Mapping):
+        missing = [key for key in error.validator_value if key not in error.instance]
+        return key_path([*where, missing[0]]), "is required here but missing"
+    return key_path(where), error.message
+
+
+def _text_hint(error: jsonschema.ValidationError) -> str | None:
+    """A value given as text that YAML would read as the wanted type: nested --config."""
+    if error.validator != "type" or not isinstance(error.instance, str):
+        return None
+    try:
+        parsed = yaml.safe_load(error.instance)
+    except yaml.YAMLError:
+        return None
+    if isinstance(parsed, bool | int | float) and not isinstance(parsed, str):
+        return (
+            "hint: values nested in --config are read as text; set this key in a config "
+            "file (--configfile) instead"
+        )
+    return None
+
+
+def config_problem(
+    config: Mapping[str, Any], schema_path: str | Path, shown: str | None = None
+) -> str | None:
+    """The one-line problem (plus a hint line) of a config that fails its schema, or None.
+    `shown` names the schema file in the hint (default `schema_path`)."""
+    schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(config))
+    if error is None:
+        return None
+    key, problem = _problem(error)
+    message = f"config: {key}: {' '.join(problem.split())}" if key else f"config: {problem}"
+    hint = _text_hint(error)
+    if hint is None and (described := _description(schema, error)):
+        text = " ".join(described.split())
+        if len(text) > HINT_WIDTH:
+            text = text[: HINT_WIDTH - 3] + "..."
+        hint = f"hint: {text} (every key: {shown or Path(schema_path).as_posix()})"
+    return message if hint is None else f"{message}\n{hint}"
+
+
+def duplicate_label(config: Mapping[str, Any]) -> str | None:
+    """Two solver strategies under one label (a check across entries, which the schema
+    cannot make): the one line naming the second, or None."""
+    seen: dict[str, int] = {}
+    for index, entry in enumerate(config.get("solver", {}).get("strategies", [])):
+        label = str(entry.get("label") or entry["name"])
+        if label in seen:
+            return (
+                f"config: solver.strategies[{index}]: label {label!r} is taken by "
+                f"solver.strategies[{seen[label]}]; give one of them another label"
+            )
+        seen[label] = index
+    return None
+
+
+def whole_source_entries(config: dict[str, Any], overrides: Mapping[str, Any]) -> None:
+    """Give each source entry of `--config sources=...` (Snakemake's overwrite_config)
+    in full. Snakemake merges nested values key by key, so switching `allowed` to
+    `{kind: local, path: ...}` would keep the old entry's url and pinned sha256, and the
+    fetch would refuse the new file for a checksum the user never gave."""
+    given = overrides.get("sources")
+    if not isinstance(given, Mapping) or not isinstance(config.get("sources"), dict):
+        return
+    for name, entry in given.items():
+        config["sources"][name] = json.loads(json.dumps(entry))
+
+
+def stop(message: str) -> NoReturn:
+    """End Snakemake with `message` on stderr and exit status 1, no traceback."""
+    print(message, file=sys.stderr)
+    raise SystemExit(1)
