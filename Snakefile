@@ -2,7 +2,17 @@
 # Thin on purpose: configuration, its validation, the rule files and the default target.
 # All computing lives in the `pipeline` package; see README.md.
 
+import os
+
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version, validate
+
+from pipeline.workflow_checks import (
+    config_problem,
+    duplicate_label,
+    stop,
+    whole_source_entries,
+)
 
 min_version("9.0")
 
@@ -10,7 +20,19 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
-validate(config, "workflow/schemas/config.schema.yaml")
+# A source given with --config is one whole entry (see whole_source_entries).
+whole_source_entries(config, workflow.config_settings.overwrite_config)
+
+# Every value is typed and bounded by the schema, so a bad one stops the run here, before
+# the first job, as one line naming the key (Snakemake's own message is a wall).
+SCHEMA = "workflow/schemas/config.schema.yaml"
+try:
+    validate(config, SCHEMA)
+except WorkflowError as error:
+    schema_file = os.path.join(workflow.basedir, SCHEMA)
+    stop(config_problem(config, schema_file, shown=SCHEMA) or " ".join(str(error).split()))
+if problem := duplicate_label(config):
+    stop(problem)
 
 
 report: "workflow/report/workflow.rst"
@@ -23,7 +45,9 @@ include: "workflow/rules/commonness.smk"
 include: "workflow/rules/patterns.smk"
 include: "workflow/rules/entropy.smk"
 include: "workflow/rules/openers.smk"
+include: "workflow/rules/optimal.smk"
 include: "workflow/rules/solver.smk"
+include: "workflow/rules/report.smk"
 include: "workflow/rules/publish.smk"
 
 

@@ -2,75 +2,147 @@
 
 import json
 import os
-import shlex
 import sys
 
-import pyarrow.parquet as pq
-
-from pipeline.matrix import chunk_count, column_rows
-from pipeline.patterns import pattern_dtype
-from pipeline.sources import MIRROR_ENV, resolve_mirror, source_fingerprint
-from pipeline.words import load_word_index
-
-# Rules run the `wordle-pipeline` command of the environment that runs Snakemake, so they
-# work without an activated virtual environment (also inside cluster jobs, which start
-# Snakemake from the same environment).
-shell.prefix(
-    f"set -euo pipefail; export PATH={shlex.quote(os.path.dirname(sys.executable))}:\"$PATH\"; "
-)
+from pipeline import dag
+from pipeline.analysis.optimal_tables import select_openers
+from pipeline.analysis.play_units import needs_optimal, play_units
+from pipeline.artifacts import layout, seal
+from pipeline.artifacts.openers import ranked_words
+from pipeline.artifacts.optimal import OPENERS_FILE as OPTIMAL_OPENERS_FILE
+from pipeline.artifacts.optimal import TREES_FILE as OPTIMAL_TREES_FILE
+from pipeline.artifacts.patterns import INDEX_FILE, MATRICES, chunk_count, chunk_name
+from pipeline.artifacts.words import read_word_index
+from pipeline.core.errors import PipelineError
+from pipeline.core.wordle import pattern_dtype
+from pipeline.sources.fetch import MIRROR_ENV, resolve_mirror
+from pipeline.workflow_checks import stop
 
 SOURCES = ("allowed", "answers", "frequency")
 
-WORDS = "data/derived/words.parquet"
-COMMONNESS = "data/derived/commonness.parquet"
-ENTROPY = "data/derived/entropy.parquet"
-PATTERN_DISTRIBUTION = "data/derived/pattern_distribution.parquet"
-OPENERS = "data/derived/openers.parquet"
-SECOND_GUESSES = "data/derived/second_guesses.parquet"
-BENCHMARK_GAMES = "data/derived/benchmark_games.parquet"
-BENCHMARK_SUMMARY = "data/derived/benchmark_summary.parquet"
-SCORE_MODEL = "data/derived/score_model.parquet"
-MANIFEST = "data/derived/manifest.json"
+WORDS = layout.derived("words.parquet")
+COMMONNESS = layout.derived("commonness.parquet")
+ENTROPY = layout.derived("entropy.parquet")
+PATTERN_DISTRIBUTION = layout.derived("pattern_distribution.parquet")
+OPENERS = layout.derived("openers.parquet")
+SECOND_GUESSES = layout.derived("second_guesses.parquet")
+BENCHMARK_GAMES = layout.derived("benchmark_games.parquet")
+BENCHMARK_SUMMARY = layout.derived("benchmark_summary.parquet")
+SCORE_MODEL = layout.derived("score_model.parquet")
+# Built by merge_optimal (workflow/rules/optimal.smk), the proven-optimal trees.
+OPTIMAL_OPENERS = layout.derived(OPTIMAL_OPENERS_FILE)
+OPTIMAL_TREES = layout.derived(OPTIMAL_TREES_FILE)
+DATAPACKAGE = layout.derived("datapackage.json")
 
-# Plots of the Snakemake report -> the artifacts each is drawn from.
-PLOTS = {
-    "guess-distribution": [BENCHMARK_SUMMARY],
-    "opener-benchmark": [BENCHMARK_SUMMARY],
-    "score-model": [SCORE_MODEL],
-    "entropy-vs-commonness": [ENTROPY, COMMONNESS],
+# Items of the Snakemake report: name -> what it is (a plot or a table), the artifacts it
+# is drawn from, its report category and its label (numbered in reading order). Each has
+# its own rule (workflow/rules/report.smk) and caption (workflow/report/<name>.rst).
+REPORT_ITEMS = {
+    "benchmark-summary": {
+        "kind": "table",
+        "inputs": [BENCHMARK_SUMMARY],
+        "category": "Benchmark",
+        "label": "1. Benchmark summary (table)",
+    },
+    "guess-distribution": {
+        "kind": "plot",
+        "inputs": [BENCHMARK_SUMMARY],
+        "category": "Benchmark",
+        "label": "2. Guess counts per strategy (plot)",
+    },
+    "top-openers": {
+        "kind": "table",
+        "inputs": [OPENERS, BENCHMARK_SUMMARY],
+        "category": "Openers",
+        "label": "1. Top 20 openers (table)",
+    },
+    "opener-benchmark": {
+        "kind": "plot",
+        "inputs": [BENCHMARK_SUMMARY],
+        "category": "Openers",
+        "label": "2. Opener benchmark (plot)",
+    },
+    "entropy-vs-commonness": {
+        "kind": "plot",
+        "inputs": [ENTROPY, COMMONNESS],
+        "category": "Openers",
+        "label": "3. Information vs commonness, all words (plot)",
+    },
+    "score-model": {
+        "kind": "plot",
+        "inputs": [SCORE_MODEL],
+        "category": "Uncertainty map",
+        "label": "1. Guesses left vs bits left (plot)",
+    },
 }
 
-# Pattern matrices: directory name -> what the columns are.
-PATTERN_MATRICES = {"patterns": "answers", "patterns_square": "guesses"}
+
+# The solver benchmark's units of work (one job each): unit id -> strategy and openers.
+PLAY_UNITS = play_units(config["solver"]["strategies"], config["solver"]["openers_per_job"])
 
 
 wildcard_constraints:
     source="|".join(SOURCES),
-    matrix="|".join(PATTERN_MATRICES),
+    matrix="|".join(MATRICES),
     chunk=r"\d\d\d\d+",
-    plot="|".join(PLOTS),
     part=r"\d+",
+    unit="|".join(PLAY_UNITS),
 
 
-def pipeline_code(*modules):
-    """Source files of the pipeline modules a rule runs, listed as its inputs.
+def sealed(*paths):
+    """Each file and its seal: rules declare both, so remote storage carries the seals."""
+    return [name for path in paths for name in (path, str(seal.seal_path(path)))]
 
-    Snakemake does not look inside an installed package; with these as inputs, editing
-    a module reruns exactly the rules that use it.
-    """
-    package = os.path.join(workflow.basedir, "pipeline")
-    return [
-        os.path.join(package, f"{module}.py")
-        for module in ("__init__", "errors", "files", *modules)
-    ]
+
+def code(module):
+    """The source files a stage's job runs: its import closure (see pipeline.dag). They
+    are local(): with a default storage provider they are read from the checkout, not
+    looked for in the bucket."""
+    return [local(path) for path in dag.code_inputs(workflow.basedir, module)]
+
+
+def max_threads():
+    """Threads of a job that can use every core it is given (capped by --cores)."""
+    return workflow.cores if isinstance(workflow.cores, int) else 1
+
+
+def part_threads():
+    """Threads of one opener-ranking part: the cores shared by the parts, at least one."""
+    return max(1, max_threads() // config["openers"]["parts"])
+
+
+def plays_optimal():
+    """Whether any configured strategy plays a stored optimal tree."""
+    return any(needs_optimal(unit["strategy"]) for unit in PLAY_UNITS.values())
+
+
+def get_optimal_file(path):
+    """An input function: the optimal file (and its seal) for the units of the optimal
+    strategies only, so the heuristics never wait for the optimal search."""
+
+    def inputs(wildcards):
+        return sealed(path) if needs_optimal(PLAY_UNITS[wildcards.unit]["strategy"]) else []
+
+    return inputs
+
+
+def get_optimum_openers(wildcards):
+    """optimal_openers.parquet for the summary's gaps, when an optimal strategy is played
+    (then the optimal search runs anyway); otherwise the gaps are left empty."""
+    return sealed(OPTIMAL_OPENERS) if plays_optimal() else []
+
+
+def unit_threads():
+    """Threads of one solver-benchmark unit: the cores shared by the units, at least one."""
+    return max(1, max_threads() // len(PLAY_UNITS))
 
 
 def export_mirror():
     """Hand the mirror folder to fetch jobs in WORDLE_MIRROR (which wins over the config key).
 
-    Not a param on purpose: only what the bytes are may rerun anything (see
-    get_source_fingerprint), never where they were read from. Cluster jobs parse this
-    file again with the same --config, so they export the same value.
+    Not a param on purpose: where bytes are read from (network, mirror, local copy) must
+    never rerun anything; only the source entry and, when pinned, its sha256 do. Cluster
+    jobs parse this file again with the same --config, so they export the same value.
     """
     mirror = resolve_mirror(config["mirror"])
     if mirror is not None:
@@ -84,60 +156,132 @@ def get_source_spec(wildcards):
     return json.dumps(config["sources"][wildcards.source], sort_keys=True)
 
 
-def get_source_fingerprint(wildcards):
-    """Changes exactly when the bytes to read change, so a touched file reruns nothing."""
-    return source_fingerprint(config["sources"][wildcards.source], resolve_mirror(config["mirror"]))
+def get_local_source(wildcards):
+    """The user's own file of a `kind: local` source: an input, so editing it reruns.
+    A path that names no file is a bad config value, so it stops the run as one line."""
+    spec = config["sources"][wildcards.source]
+    if spec["kind"] != "local":
+        return []
+    if not os.path.isfile(spec["path"]):
+        stop(f"config: sources.{wildcards.source}.path: {spec['path']} is not a file")
+    return [local(spec["path"])]
 
 
 def get_raw(source):
-    return f"data/raw/{source}.txt"
+    return sealed(layout.raw(source))
+
+
+def word_index():
+    """The word index; it is a checkpoint, so this waits until it is built.
+
+    Opened through Snakemake (IOFile.open): with a default storage provider the file and
+    its seal live in the bucket, and their local copies may be gone in a later run. An
+    index that is sealed but unreadable stops the run as one line (Snakemake shows an
+    input function's error with a traceback), moved aside like any damaged file, so the
+    next run rebuilds it.
+    """
+    words, words_seal = checkpoints.build_word_index.get().output.words
+    for file in (words, words_seal):
+        with file.open("rb"):
+            pass
+    try:
+        return read_word_index(words)
+    except PipelineError as error:
+        if not (workflow.is_main_process and os.path.isfile(words)):
+            stop(f"wordle: {error}")
+        problem = str(error).removesuffix(f"; {seal.REBUILD_HINT}")
+        stop(f"wordle: {problem}; moved it to {dag.quarantine(words)}: run snakemake again")
+
+
+def word_count():
+    return len(word_index().words)
 
 
 def pattern_chunks(matrix):
-    """Chunk files of one matrix; their number follows from the word index (a checkpoint)."""
-    words = checkpoints.build_word_index.get().output.words
-    rows = pq.read_metadata(words).num_rows
-    count = chunk_count(rows, config["patterns"]["chunk_rows"])
-    return [f"data/derived/{matrix}/chunk-{number:04d}.npy.zst" for number in range(count)]
+    """Chunk files of one matrix; their number follows from the word index."""
+    count = chunk_count(word_count(), config["patterns"]["chunk_rows"])
+    return [layout.derived(f"{matrix}/{chunk_name(number)}") for number in range(count)]
 
 
 def get_pattern_chunks(wildcards):
-    return pattern_chunks(wildcards.matrix)
+    return sealed(*pattern_chunks(wildcards.matrix))
 
 
 def pattern_files(matrix):
     """Everything a reader of one stored matrix needs: its index and all its chunks."""
-    return [f"data/derived/{matrix}/index.json", *pattern_chunks(matrix)]
+    return [layout.derived(f"{matrix}/{INDEX_FILE}"), *pattern_chunks(matrix)]
+
+
+def get_answer_matrix(wildcards):
+    return sealed(*pattern_files("patterns"))
+
+
+def get_square_matrix(wildcards):
+    """The stored square matrix when the config keeps one (else entropy streams it)."""
+    return sealed(*pattern_files("patterns_square")) if config["patterns"]["square"] else []
 
 
 def get_chunk_mem_mb(wildcards, attempt):
-    """Memory of one chunk job: interpreter and libraries, plus three copies of one chunk.
-
-    Chunk jobs follow the word index checkpoint, so the index exists when this is asked.
-    """
-    index = load_word_index(WORDS)
+    """Memory of one chunk job: interpreter and libraries, plus three copies of one chunk."""
+    index = word_index()
     rows = min(config["patterns"]["chunk_rows"], len(index.words))
-    columns = len(column_rows(index, PATTERN_MATRICES[wildcards.matrix]))
-    chunk_bytes = rows * columns * pattern_dtype(index.length).itemsize
-    return 200 * attempt + 3 * chunk_bytes // 1_000_000
-
-
-def get_square_pattern_files(wildcards):
-    """The stored square matrix when the config keeps one (else entropy streams it)."""
-    return pattern_files("patterns_square") if config["patterns"]["square"] else []
+    columns = len(index.column_rows(MATRICES[wildcards.matrix]))
+    return 200 * attempt + 3 * rows * columns * pattern_dtype(index.length).itemsize // 1_000_000
 
 
 def get_opener_parts():
     """The answers-mode part files (config openers.parts jobs) and the prior-mode part."""
     answers = [
-        f"data/work/opener_parts/answers-{part}.parquet"
+        f"{layout.WORK}/opener_parts/answers-{part}.parquet"
         for part in range(config["openers"]["parts"])
     ]
-    return [*answers, "data/work/opener_parts/prior.parquet"]
+    return sealed(*answers, f"{layout.WORK}/opener_parts/prior.parquet")
 
 
-def get_plot_inputs(wildcards):
-    return PLOTS[wildcards.plot]
+def check_optimal_openers(index):
+    """Stop (one line naming config optimal.openers) when a named opener is not a word of
+    the word index: called where the index is first read, before any ranking or search."""
+    try:
+        select_openers(index.words, [], 0, config["optimal"]["openers"])
+    except PipelineError as error:
+        stop(str(error))
+
+
+def optimal_jobs():
+    """(mode, opener) of every solve_optimal job, modes in config order: the top of the
+    answers-mode ranking, then the named openers. openers.parquet is a checkpoint, so this
+    waits until it is built (see get_final_outputs); it is the only checkpoint asked
+    here, and its answers mode lists every word of the index, best first."""
+    settings = config["optimal"]
+    openers, openers_seal = checkpoints.merge_opener_rankings.get().output.openers
+    for file in (openers, openers_seal):
+        with file.open("rb"):
+            pass
+    try:
+        ranking = ranked_words(openers, "answers")
+        chosen = select_openers(
+            ranking, range(len(ranking)), settings["openers_top"], settings["openers"]
+        )
+    except PipelineError as error:
+        stop(str(error) if str(error).startswith("config: ") else f"wordle: {error}")
+    return [(mode, opener) for mode in settings["modes"] for opener in chosen]
+
+
+def get_optimal_parts(kind):
+    """Input function: the `kind` ("summary" or "tree") part of every optimal job."""
+
+    def parts(wildcards):
+        paths = [f"{layout.WORK}/optimal/{m}/{o}.{kind}.parquet" for m, o in optimal_jobs()]
+        return sealed(*paths)
+
+    return parts
+
+
+def report_item_path(name):
+    """Plots are PNGs in data/derived/plots, tables HTML pages in data/derived/tables."""
+    if REPORT_ITEMS[name]["kind"] == "plot":
+        return layout.derived(f"plots/{name}.png")
+    return layout.derived(f"tables/{name}.html")
 
 
 def stored_matrices():
@@ -145,9 +289,10 @@ def stored_matrices():
 
 
 def get_artifacts(wildcards=None):
-    """Every published artifact, in a fixed order (the manifest lists them all)."""
+    """Every published artifact, in a fixed order (the data package lists them all)."""
     matrices = [path for matrix in stored_matrices() for path in pattern_files(matrix)]
-    plots = [f"data/derived/plots/{plot}.png" for plot in PLOTS]
+    check_optimal_openers(word_index())
+    report_items = [report_item_path(name) for name in REPORT_ITEMS]
     return [
         WORDS,
         COMMONNESS,
@@ -159,14 +304,40 @@ def get_artifacts(wildcards=None):
         BENCHMARK_GAMES,
         BENCHMARK_SUMMARY,
         SCORE_MODEL,
-        *plots,
+        OPTIMAL_OPENERS,
+        OPTIMAL_TREES,
+        *report_items,
     ]
 
 
-def get_manifest_config():
-    """The effective config for the manifest, less where inputs were read from."""
+def get_sealed_artifacts(wildcards):
+    return sealed(*get_artifacts())
+
+
+def get_published_config():
+    """The effective config for the descriptor, less where inputs were read from."""
     return json.dumps({k: v for k, v in config.items() if k != "mirror"}, sort_keys=True)
 
 
+def repair_damaged():
+    """Move every damaged, foreign or stale file aside, so this run rebuilds it (see
+    pipeline.dag). Only the main process checks, and not while another run holds the
+    working directory; cluster jobs parse this file again and must not."""
+    if not workflow.is_main_process or dag.workdir_locked():
+        return
+    expected = [WORDS, COMMONNESS, ENTROPY, PATTERN_DISTRIBUTION, OPENERS, SECOND_GUESSES]
+    expected += [BENCHMARK_GAMES, BENCHMARK_SUMMARY, SCORE_MODEL, DATAPACKAGE]
+    expected += [OPTIMAL_OPENERS, OPTIMAL_TREES]
+    for line in dag.repair([layout.RAW, layout.DERIVED, layout.WORK], expected):
+        print(line, file=sys.stderr)
+
+
+repair_damaged()
+
+
 def get_final_outputs():
-    return [WORDS, COMMONNESS, MANIFEST]
+    """The default target. openers.parquet is named here, not only behind the word index
+    (the data package's inputs), so its checkpoint job is in the job graph from the start
+    and the optimal jobs it decides are resolved in every run, not only the one that
+    builds it."""
+    return [*sealed(WORDS, COMMONNESS, OPENERS, DATAPACKAGE)]

@@ -3,17 +3,20 @@
 
 rule build_commonness:
     input:
-        words=WORDS,
+        code("pipeline.stages.build_commonness"),
+        words=sealed(WORDS),
         frequency=get_raw("frequency"),
-        code=pipeline_code("commonness", "frequency", "words", "parquet"),
     output:
-        commonness=COMMONNESS,
+        commonness=sealed(COMMONNESS),
     params:
-        n_common=config["commonness"]["n_common"],
-        width=config["commonness"]["width"],
+        **config["commonness"],
+    resources:
+        # The frequency file is streamed and only the index's words are kept: a 200 MB file
+        # peaks at about 170 MB (benchmarks/frequency_memory.py).
+        mem_mb=500,
     log:
         "logs/build_commonness/commonness.log",
-    shell:
-        "wordle-pipeline build-commonness --words {input.words} --frequency {input.frequency}"
-        " --n-common {params.n_common} --width {params.width}"
-        " --output {output.commonness} > {log} 2>&1"
+    benchmark:
+        "logs/benchmarks/build_commonness/commonness.tsv"
+    script:
+        "../scripts/build_commonness.py"

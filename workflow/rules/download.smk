@@ -1,22 +1,24 @@
-# Raw inputs: downloaded from pinned sources, or copied from a mirror folder.
-# The job reruns exactly when the bytes it would read change (params.fingerprint) or the
-# source entry itself changes; a touched file, a moved mirror or an edit of the download
-# code rebuilds nothing, because identical bytes must not rerun the whole pipeline.
+# Raw inputs: downloaded from pinned sources, copied from a mirror folder, or local files.
+# A fetch reruns exactly when its source entry changes (the spec param) or, for a local
+# source, when the user's file changes (an input). Where bytes are read from (network,
+# mirror, local copy) is deliberately not a param, so it never reruns anything.
 
 
 rule fetch_source:
+    input:
+        code("pipeline.stages.fetch_source"),
+        local=get_local_source,
     output:
-        raw="data/raw/{source}.txt",
-        provenance="data/raw/{source}.provenance.json",
+        raw=sealed("data/raw/{source}.txt"),
     params:
+        name=lambda wildcards: wildcards.source,
         spec=get_source_spec,
-        fingerprint=get_source_fingerprint,
         timeout=config["download"]["timeout"],
         retries=config["download"]["retries"],
+        deadline=config["download"]["deadline"],
     log:
         "logs/fetch_source/{source}.log",
-    shell:
-        "wordle-pipeline fetch-source --name {wildcards.source} --spec {params.spec:q}"
-        " --fingerprint {params.fingerprint:q}"
-        " --timeout {params.timeout} --retries {params.retries}"
-        " --output {output.raw} --provenance {output.provenance} > {log} 2>&1"
+    benchmark:
+        "logs/benchmarks/fetch_source/{source}.tsv"
+    script:
+        "../scripts/fetch_source.py"

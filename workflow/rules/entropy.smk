@@ -3,24 +3,20 @@
 
 rule compute_entropy:
     input:
-        words=WORDS,
-        commonness=COMMONNESS,
-        patterns=lambda wildcards: pattern_files("patterns"),
-        square=get_square_pattern_files,
-        code=pipeline_code("entropy", "matrix", "patterns", "words", "parquet"),
+        code("pipeline.stages.compute_entropy"),
+        words=sealed(WORDS),
+        commonness=sealed(COMMONNESS),
+        patterns=get_answer_matrix,
+        square=get_square_matrix,
     output:
-        entropy=ENTROPY,
-        distribution=PATTERN_DISTRIBUTION,
-    params:
-        square=lambda wildcards, input: (
-            f"--square {input.square[0]}" if input.square else ""
-        ),
-    threads: 2
+        entropy=sealed(ENTROPY),
+        distribution=sealed(PATTERN_DISTRIBUTION),
+    threads: max_threads()
     resources:
         mem_mb=1500,
     log:
         "logs/compute_entropy/entropy.log",
-    shell:
-        "NUMBA_NUM_THREADS={threads} wordle-pipeline compute-entropy --words {input.words}"
-        " --commonness {input.commonness} --patterns {input.patterns[0]} {params.square}"
-        " --output {output.entropy} --distribution {output.distribution} > {log} 2>&1"
+    benchmark:
+        "logs/benchmarks/compute_entropy/entropy.tsv"
+    script:
+        "../scripts/compute_entropy.py"

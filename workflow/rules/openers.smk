@@ -6,53 +6,58 @@
 
 rule rank_opener_part:
     input:
-        words=WORDS,
-        patterns=lambda wildcards: pattern_files("patterns"),
-        code=pipeline_code("openers", "matrix", "patterns", "words", "parquet"),
+        code("pipeline.stages.rank_opener_part"),
+        words=sealed(WORDS),
+        patterns=get_answer_matrix,
     output:
-        part="data/work/opener_parts/answers-{part}.parquet",
+        part=sealed("data/work/opener_parts/answers-{part}.parquet"),
     params:
+        number=lambda wildcards: int(wildcards.part),
         parts=config["openers"]["parts"],
-    threads: 1
+    threads: part_threads()
     resources:
         mem_mb=1000,
     log:
         "logs/rank_opener_part/answers-{part}.log",
-    shell:
-        "wordle-pipeline rank-opener-part --words {input.words} --patterns {input.patterns[0]}"
-        " --part {wildcards.part} --parts {params.parts} --output {output.part} > {log} 2>&1"
+    benchmark:
+        "logs/benchmarks/rank_opener_part/answers-{part}.tsv"
+    script:
+        "../scripts/rank_opener_part.py"
 
 
 rule rank_prior_openers:
     input:
-        words=WORDS,
-        commonness=COMMONNESS,
-        code=pipeline_code("openers", "patterns", "words", "parquet"),
+        code("pipeline.stages.rank_prior_openers"),
+        words=sealed(WORDS),
+        commonness=sealed(COMMONNESS),
+        entropy=sealed(ENTROPY),
     output:
-        part="data/work/opener_parts/prior.parquet",
+        part=sealed("data/work/opener_parts/prior.parquet"),
     params:
-        top_k=config["openers"]["prior_top_k"],
-    threads: 1
+        prior_top_k=config["openers"]["prior_top_k"],
+    threads: max_threads()
     resources:
         mem_mb=1500,
     log:
         "logs/rank_prior_openers/prior.log",
-    shell:
-        "wordle-pipeline rank-prior-openers --words {input.words}"
-        " --commonness {input.commonness} --top-k {params.top_k}"
-        " --output {output.part} > {log} 2>&1"
+    benchmark:
+        "logs/benchmarks/rank_prior_openers/prior.tsv"
+    script:
+        "../scripts/rank_prior_openers.py"
 
 
-rule merge_opener_rankings:
+# A checkpoint: the optimal stage's openers are the top of this ranking.
+checkpoint merge_opener_rankings:
     input:
-        words=WORDS,
+        code("pipeline.stages.merge_opener_rankings"),
+        words=sealed(WORDS),
         parts=get_opener_parts(),
-        code=pipeline_code("openers", "parquet"),
     output:
-        openers=OPENERS,
-        second_guesses=SECOND_GUESSES,
+        openers=sealed(OPENERS),
+        second_guesses=sealed(SECOND_GUESSES),
     log:
         "logs/merge_opener_rankings/openers.log",
-    shell:
-        "wordle-pipeline merge-opener-rankings --words {input.words} --parts {input.parts}"
-        " --openers {output.openers} --second-guesses {output.second_guesses} > {log} 2>&1"
+    benchmark:
+        "logs/benchmarks/merge_opener_rankings/openers.tsv"
+    script:
+        "../scripts/merge_opener_rankings.py"

@@ -1,18 +1,18 @@
-# Publishing: the manifest that lets anyone verify and read the artifacts.
+# Publishing: the Data Package descriptor that lets anyone verify and read the artifacts.
 
 
-rule build_manifest:
+rule build_datapackage:
     input:
-        artifacts=get_artifacts,
-        provenance=expand("data/raw/{source}.provenance.json", source=SOURCES),
-        code=pipeline_code("manifest", "parquet"),
+        code("pipeline.stages.build_datapackage"),
+        artifacts=get_sealed_artifacts,
+        raw=sealed(*[layout.raw(source) for source in SOURCES]),
     output:
-        manifest=MANIFEST,
+        datapackage=sealed(DATAPACKAGE),
     params:
-        config=get_manifest_config(),
+        config=get_published_config(),
     log:
-        "logs/build_manifest/manifest.log",
-    shell:
-        "wordle-pipeline build-manifest --artifacts {input.artifacts}"
-        " --provenance {input.provenance} --config {params.config:q}"
-        " --output {output.manifest} > {log} 2>&1"
+        "logs/build_datapackage/datapackage.log",
+    benchmark:
+        "logs/benchmarks/build_datapackage/datapackage.tsv"
+    script:
+        "../scripts/build_datapackage.py"

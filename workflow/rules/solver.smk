@@ -1,45 +1,51 @@
-# Solver benchmark: every strategy played against every answer, and the report's plots.
+# Solver benchmark: every strategy played against every answer. Each strategy, and each
+# slice of the opener benchmark's openers, is a job of its own (a "unit"); their games are
+# merged in a fixed order, so the split changes no byte of any artifact.
 
 
-rule play_benchmarks:
+rule play_strategy:
     input:
-        words=WORDS,
-        commonness=COMMONNESS,
-        patterns=lambda wildcards: pattern_files("patterns"),
-        openers=OPENERS,
-        second_guesses=SECOND_GUESSES,
-        code=pipeline_code("solver", "matrix", "patterns", "words", "parquet"),
+        code("pipeline.stages.play_strategy"),
+        words=sealed(WORDS),
+        commonness=sealed(COMMONNESS),
+        patterns=get_answer_matrix,
+        openers=sealed(OPENERS),
+        second_guesses=sealed(SECOND_GUESSES),
+        optimal_openers=get_optimal_file(OPTIMAL_OPENERS),
+        optimal_trees=get_optimal_file(OPTIMAL_TREES),
     output:
-        games=BENCHMARK_GAMES,
-        summary=BENCHMARK_SUMMARY,
-        score_model=SCORE_MODEL,
+        games=sealed("data/work/games/{unit}.parquet"),
     params:
-        settings=json.dumps(config["solver"], sort_keys=True),
-    threads: 2
+        strategy=lambda wildcards: PLAY_UNITS[wildcards.unit]["strategy"],
+        opener_slice=lambda wildcards: PLAY_UNITS[wildcards.unit]["opener_slice"],
+        max_turns=config["solver"]["max_turns"],
+    threads: unit_threads()
     resources:
-        mem_mb=2000,
+        mem_mb=1500,
     log:
-        "logs/play_benchmarks/benchmarks.log",
-    shell:
-        "wordle-pipeline play-benchmarks --words {input.words} --commonness {input.commonness}"
-        " --patterns {input.patterns[0]} --settings {params.settings:q}"
-        " --openers {input.openers} --second-guesses {input.second_guesses}"
-        " --games {output.games} --summary {output.summary}"
-        " --score-model {output.score_model} > {log} 2>&1"
+        "logs/play_strategy/{unit}.log",
+    benchmark:
+        "logs/benchmarks/play_strategy/{unit}.tsv"
+    script:
+        "../scripts/play_strategy.py"
 
 
-rule plot_report:
+rule summarize_benchmarks:
     input:
-        artifacts=get_plot_inputs,
-        code=pipeline_code("report"),
+        code("pipeline.stages.summarize_benchmarks"),
+        parts=sealed(*[f"data/work/games/{unit}.parquet" for unit in PLAY_UNITS]),
+        optimal_openers=get_optimum_openers,
     output:
-        plot=report(
-            "data/derived/plots/{plot}.png",
-            caption="../report/plot.rst",
-            category="Plots",
-        ),
+        games=sealed(BENCHMARK_GAMES),
+        summary=sealed(BENCHMARK_SUMMARY),
+        score_model=sealed(SCORE_MODEL),
+    params:
+        max_turns=config["solver"]["max_turns"],
+        bin_bits=config["solver"]["bin_bits"],
+        strategies=config["solver"]["strategies"],
     log:
-        "logs/plot_report/{plot}.log",
-    shell:
-        "wordle-pipeline plot {wildcards.plot} --inputs {input.artifacts}"
-        " --output {output.plot} > {log} 2>&1"
+        "logs/summarize_benchmarks/benchmarks.log",
+    benchmark:
+        "logs/benchmarks/summarize_benchmarks/benchmarks.tsv"
+    script:
+        "../scripts/summarize_benchmarks.py"

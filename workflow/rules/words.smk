@@ -3,13 +3,14 @@
 
 checkpoint build_word_index:
     input:
+        code("pipeline.stages.build_word_index"),
         allowed=get_raw("allowed"),
         answers=get_raw("answers"),
-        code=pipeline_code("words", "parquet"),
     output:
-        words=WORDS,
+        words=sealed(WORDS),
     log:
         "logs/build_word_index/words.log",
-    shell:
-        "wordle-pipeline build-word-index --allowed {input.allowed} --answers {input.answers}"
-        " --output {output.words} > {log} 2>&1"
+    benchmark:
+        "logs/benchmarks/build_word_index/words.tsv"
+    script:
+        "../scripts/build_word_index.py"

@@ -1,0 +1,31 @@
+# The report's items: one rule per item, each with its own caption, category and label
+# (a caption is fixed per rule). Plots are drawn (draw_*), tables written (tabulate_*).
+
+
+for item, spec in REPORT_ITEMS.items():
+    verb = "draw" if spec["kind"] == "plot" else "tabulate"
+
+    rule:
+        name:
+            f"{verb}_{item.replace('-', '_')}"
+        input:
+            code("pipeline.stages.draw_report_item"),
+            artifacts=sealed(*spec["inputs"]),
+        output:
+            item=[
+                report(
+                    report_item_path(item),
+                    caption=f"../report/{item}.rst",
+                    category=spec["category"],
+                    labels={"item": spec["label"]},
+                ),
+                str(seal.seal_path(report_item_path(item))),
+            ],
+        params:
+            name=item,
+        log:
+            f"logs/report/{item}.log",
+        benchmark:
+            f"logs/benchmarks/report/{item}.tsv"
+        script:
+            "../scripts/draw_report_item.py"
