@@ -1,0 +1,1 @@
+"""The benchmark command: `python -m benchmarks` (speed and memory, beside baselines)."""

@@ -1,0 +1,99 @@
+"""The benchmark command: speed and memory on the real data, each beside a baseline.
+
+Run: `WORDLE_MIRROR=../shared/wordle-data .venv/bin/python -m benchmarks [--section ...]`.
+Speed is measured here, never in timed tests: numbers depend on the machine, ratios less so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from benchmarks import scaling
+from benchmarks.assistant import bench_assistant
+from benchmarks.kernels import bench_kernels, report
+from benchmarks.optimal import bench_optimal
+from pipeline.sources.fetch import resolve_mirror
+
+SECTIONS = ("scaling", "kernels", "optimal", "assistant")
+
+
+def prepare(workdir: Path, mirror: Path) -> None:
+    """A scratch folder with the raw inputs fetched and the whole pipeline built once (so
+    numba's cache is warm and downloads are out of every measured run)."""
+    shutil.copy(scaling.REPO / "config.yaml", workdir / "config.yaml")
+    os.environ["WORDLE_MIRROR"] = str(mirror)
+    scaling.snakemake(workdir, "--cores", str(os.cpu_count() or 1))
+
+
+def print_scaling(result: dict) -> None:
+    print("scaling: the whole pipeline from the raw inputs (numba cache warm)")
+    report("wall, --cores 1", result["wall1"], "s")
+    report("wall, --cores 2", result["wall2"], "s")
+    report("--cores 2 / --cores 1", result["wall2"] / result["wall1"], "", "(target <= 0.6)")
+    report("CPU of every job, --cores 1 run", result["cpu1"], "s")
+    report("CPU of every job, --cores 2 run", result["cpu2"], "s")
+    report("CPU of every job, unsplit, --cores 1", result["cpu_unsplit"], "s")
+    ratio = result["cpu1"] / result["cpu_unsplit"]
+    report("CPU split / unsplit", ratio, "", "(target <= 1.10)")
+    for cores, wall in result["projected"].items():
+        report(f"projected wall, --cores {cores}", wall, "s")
+    projected = result["projected"]
+    report("projected --cores 8 / --cores 2", projected[8] / projected[2], "", "(target <= 1/3)")
+    jobs = sorted(result["jobs"].values(), key=lambda job: -job.wall)
+    print("  slowest jobs at --cores 1 (wall s, CPU s, peak MB):")
+    for job in jobs[:8]:
+        figures = f"{job.wall:8.2f} {job.cpu:8.2f} {job.max_rss:8.0f}"
+        print(f"    {job.rule:<24} {figures}  {job.outputs[0]}")
+    peaks = {}
+    for job in result["jobs"].values():
+        peaks[job.rule] = max(peaks.get(job.rule, 0.0), job.max_rss)
+    print(
+        "  peak memory per rule (MB): "
+        + ", ".join(f"{r} {m:.0f}" for r, m in sorted(peaks.items()))
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument("--section", choices=(*SECTIONS, "all"), default="all")
+    parser.add_argument("--mirror", default="", help="mirror folder (WORDLE_MIRROR wins)")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help="for --section assistant: a folder of built artifacts to use instead of "
+        "building them in a scratch folder first",
+    )
+    args = parser.parse_args(argv)
+    if args.section == "assistant" and args.data:
+        bench_assistant(args.data.resolve())
+        return 0
+    mirror = resolve_mirror(args.mirror)
+    if mirror is None:
+        parser.error("set WORDLE_MIRROR or --mirror to the folder with the real raw inputs")
+    workdir = Path(tempfile.mkdtemp(prefix="wordle-bench-"))
+    print(f"scratch folder: {workdir}; {os.cpu_count()} cores")
+    try:
+        prepare(workdir, mirror.resolve())
+        if args.section in ("kernels", "all"):
+            bench_kernels(workdir / "data" / "derived", args.threads)
+        if args.section in ("optimal", "all"):
+            bench_optimal(mirror.resolve(), workdir)
+        if args.section in ("assistant", "all"):
+            bench_assistant(workdir / "data" / "derived")
+        if args.section in ("scaling", "all"):
+            print_scaling(scaling.measure(workdir))
+    finally:
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

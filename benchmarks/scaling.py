@@ -1,0 +1,201 @@
+"""How the whole pipeline scales with --cores: measured at 1 and 2 cores, projected beyond.
+
+Each run starts from the raw inputs (downloads excluded: data/raw is fetched once and kept)
+with numba's cache warm. Snakemake records every job's wall and CPU seconds and peak
+memory (its `benchmark:` files); the run log gives every job's inputs and outputs, hence
+the job graph. The projection replays that graph on N cores: a job asks for the threads
+its rule asks for at N cores (read from a dry run), and takes wall1 * ((1 - f) + f / t)
+with t threads, where f, the part of the job that threads speed up, comes from the same
+job's wall at 1 and 2 threads (Amdahl). Jobs start in the order Snakemake would: as soon
+as their inputs exist and enough cores are free.
+"""
+
+from __future__ import annotations
+
+import csv
+import heapq
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Job:
+    """One job of a run: what it read and wrote, its benchmark file, its measurements."""
+
+    jobid: int
+    rule: str
+    inputs: list[str]
+    outputs: list[str]
+    benchmark: str | None
+    threads: int = 1
+    wall: float = 0.0
+    cpu: float = 0.0
+    max_rss: float = 0.0
+    after: set[int] = field(default_factory=set)
+
+
+def snakemake(workdir: Path, *args: str, log: Path | None = None) -> str:
+    """Run the workflow in `workdir` (the repository's Snakefile and default profile)."""
+    command = [
+        sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"),
+        "--workflow-profile", str(REPO / "workflow" / "profiles" / "default"), *args,
+    ]  # fmt: skip
+    result = subprocess.run(command, cwd=workdir, capture_output=True, text=True, check=True)
+    if log is not None:
+        log.write_text(result.stdout + result.stderr)
+    return result.stdout + result.stderr
+
+
+# The split undone: one opener-ranking job, one solver job per strategy (the opener
+# benchmark whole). The split may cost at most 10 % more CPU than this (issue 15).
+UNSPLIT_CONFIG = "openers:\n  parts: 1\nsolver:\n  openers_per_job: 100000\n"
+
+
+def fresh_run(workdir: Path, cores: int, *args: str) -> tuple[float, str]:
+    """Wall seconds and log of a whole run from the raw inputs at `cores` cores."""
+    for folder in ("data/derived", "data/work", "logs", ".snakemake"):
+        shutil.rmtree(workdir / folder, ignore_errors=True)
+    began = time.perf_counter()
+    output = snakemake(workdir, "--cores", str(cores), *args)
+    return time.perf_counter() - began, output
+
+
+def unsplit_cpu(workdir: Path) -> float:
+    """CPU seconds of every job of a whole run at --cores 1 with the split undone."""
+    config = workdir / "unsplit.yaml"
+    config.write_text(UNSPLIT_CONFIG)
+    _, log = fresh_run(workdir, 1, "--configfile", str(config))
+    jobs = parse_jobs(log)
+    read_measurements(workdir, jobs)
+    return sum(job.cpu for job in jobs.values())
+
+
+def _field(block: str, name: str) -> list[str]:
+    """The comma-separated items of one `name:` line of a job's block in a run log."""
+    found = re.search(rf"^\s+{name}: (.*)$", block, re.M)
+    return [item.strip() for item in found.group(1).split(",")] if found else []
+
+
+def parse_jobs(log: str) -> dict[int, Job]:
+    """The jobs a run log lists, with their inputs, outputs and benchmark files."""
+    jobs: dict[int, Job] = {}
+    for block in re.split(r"\n(?=(?:\[[^\]]+\]\n)?(?:local)?(?:rule|checkpoint) \w+:)", log):
+        rule = re.search(r"^(?:local)?(?:rule|checkpoint) (\w+):", block, re.M)
+        jobid = re.search(r"^\s+jobid: (\d+)", block, re.M)
+        if not rule or not jobid or rule.group(1) == "all":
+            continue
+
+        bench = _field(block, "benchmark")
+        threads = _field(block, "threads")
+        jobs[int(jobid.group(1))] = Job(
+            int(jobid.group(1)), rule.group(1), _field(block, "input"), _field(block, "output"),
+            bench[0] if bench else None, int(threads[0]) if threads else 1,
+        )  # fmt: skip
+    producer = {path: job.jobid for job in jobs.values() for path in job.outputs}
+    for job in jobs.values():
+        job.after = {producer[path] for path in job.inputs if path in producer}
+    return jobs
+
+
+def read_measurements(workdir: Path, jobs: dict[int, Job]) -> None:
+    """Wall (s), CPU (s) and peak RSS (MB) of each job from its Snakemake benchmark file."""
+    for job in jobs.values():
+        if job.benchmark is None:
+            continue
+        with open(workdir / job.benchmark, newline="") as handle:
+            row = next(csv.DictReader(handle, delimiter="\t"))
+        job.wall = float(row["s"])
+        job.cpu = float(row["cpu_time"]) if row["cpu_time"] not in ("", "NA", "-") else job.wall
+        job.max_rss = float(row["max_rss"]) if row["max_rss"] not in ("", "NA", "-") else 0.0
+
+
+def planned_threads(workdir: Path, cores: int) -> dict[str, int]:
+    """Threads each job asks for at `cores` cores (job name -> threads), from a dry run."""
+    output = snakemake(workdir, "--dry-run", "--forceall", "--cores", str(cores))
+    threads = {}
+    for job in parse_jobs(output).values():
+        threads[" ".join(job.outputs)] = job.threads
+    return threads
+
+
+def parallel_fraction(wall1: float, wall2: float, threads2: int) -> float:
+    """Amdahl's parallel fraction f from a job's wall at 1 and at `threads2` threads."""
+    if threads2 <= 1 or wall2 <= 0 or wall1 <= 0:
+        return 0.0
+    speedup = wall1 / wall2
+    f = (1 - 1 / speedup) / (1 - 1 / threads2)
+    return min(max(f, 0.0), 1.0)
+
+
+def simulate(
+    jobs: dict[int, Job], threads: dict[int, int], walls: dict[int, float], cores: int
+) -> float:
+    """Projected wall of the job graph on `cores` cores (list scheduling by job id)."""
+    waiting = {jobid: set(job.after) for jobid, job in jobs.items()}
+    ready = sorted(jobid for jobid, deps in waiting.items() if not deps)
+    running: list[tuple[float, int]] = []
+    free, now, done = cores, 0.0, set()
+    while ready or running:
+        started = True
+        while started:
+            started = False
+            for jobid in list(ready):
+                need = min(threads[jobid], cores)
+                if need <= free:
+                    ready.remove(jobid)
+                    free -= need
+                    heapq.heappush(running, (now + walls[jobid], jobid))
+                    started = True
+        now, finished = heapq.heappop(running)
+        free += min(threads[finished], cores)
+        done.add(finished)
+        for jobid, deps in waiting.items():
+            if finished in deps:
+                deps.discard(finished)
+                if not deps and jobid not in done and jobid not in ready:
+                    ready.append(jobid)
+        ready.sort()
+    return now
+
+
+def measure(workdir: Path) -> dict[str, object]:
+    """Run the pipeline from the raw inputs at 1 and 2 cores; project 4, 8 and 16 cores;
+    and once more at 1 core unsplit, for the CPU the split costs."""
+    cpu_unsplit = unsplit_cpu(workdir)
+    wall1, log1 = fresh_run(workdir, 1)
+    jobs1 = parse_jobs(log1)
+    read_measurements(workdir, jobs1)
+    wall2, log2 = fresh_run(workdir, 2)
+    jobs2 = {" ".join(job.outputs): job for job in parse_jobs(log2).values()}
+    read_measurements(workdir, {job.jobid: job for job in jobs2.values()})
+    fractions = {}
+    for jobid, job in jobs1.items():
+        other = jobs2.get(" ".join(job.outputs))
+        fractions[jobid] = parallel_fraction(job.wall, other.wall, other.threads) if other else 0.0
+    projected = {}
+    for cores in (1, 2, 4, 8, 16):
+        asked = planned_threads(workdir, cores)
+        threads = {jobid: asked.get(" ".join(job.outputs), 1) for jobid, job in jobs1.items()}
+        walls = {
+            jobid: job.wall
+            * ((1 - fractions[jobid]) + fractions[jobid] / min(threads[jobid], cores))
+            for jobid, job in jobs1.items()
+        }
+        projected[cores] = simulate(jobs1, threads, walls, cores)
+    return {
+        "wall1": wall1,
+        "wall2": wall2,
+        "cpu1": sum(job.cpu for job in jobs1.values()),
+        "cpu2": sum(job.cpu for job in jobs2.values()),
+        "cpu_unsplit": cpu_unsplit,
+        "jobs": jobs1,
+        "jobs2": jobs2,
+        "projected": projected,
+    }
