@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import os
+import shutil
+import ssl
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.servers import (
+    Behaviour,
+    PlainListener,
+    Server,
+    start_https_server,
+    start_plain_listener,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -102,3 +113,66 @@ def write_fixture_mirror(folder: Path) -> Path:
 @pytest.fixture
 def fixture_mirror(tmp_path: Path) -> Path:
     return write_fixture_mirror(tmp_path / "mirror")
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Path:
+    """The fixture's whole artifact set, built once by the real workflow in a checkout of
+    its own and shared by every test (and every xdist worker): read it, never change it;
+    tests that damage or rebuild work on a copy (tests.workflow_helpers.clone_checkout)."""
+    from filelock import FileLock
+
+    from tests.workflow_helpers import make_checkout, snakemake
+
+    root = tmp_path_factory.getbasetemp().parent
+    checkout = root / "built-checkout"
+    with FileLock(str(root / "built-checkout.lock")):
+        if not (checkout / "data" / "derived" / "datapackage.json").is_file():
+            shutil.rmtree(checkout, ignore_errors=True)
+            make_checkout(checkout)
+            snakemake(checkout)
+    return checkout
+
+
+# --- local servers (tests/servers.py) ------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def tls(tmp_path_factory: pytest.TempPathFactory) -> tuple[ssl.SSLContext, Path]:
+    """A server TLS context for 127.0.0.1 and the PEM bundle of the CA that signed it."""
+    trustme = pytest.importorskip("trustme")
+    ca = trustme.CA()
+    ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1", "localhost").configure_cert(ctx)
+    bundle = tmp_path_factory.mktemp("ca") / "ca.pem"
+    ca.cert_pem.write_to_path(str(bundle))
+    return ctx, bundle
+
+
+@pytest.fixture
+def https_server(
+    tls: tuple[ssl.SSLContext, Path], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[[list[Behaviour]], Server]]:
+    """Start HTTPS servers (see start_https_server) that requests trusts, with no proxy in
+    the way; everything stops at teardown."""
+    ctx, bundle = tls
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(bundle))
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    for var in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(var, raising=False)
+    started: list[Server] = []
+
+    def start(behaviours: list[Behaviour]) -> Server:
+        started.append(start_https_server(ctx, behaviours))
+        return started[-1]
+
+    yield start
+    for server in started:
+        server.close()
+
+
+@pytest.fixture
+def plain_listener() -> Iterator[PlainListener]:
+    listener = start_plain_listener()
+    yield listener
+    listener.close()

@@ -1,37 +1,43 @@
-"""Tests for pipeline.sources: mirror/local/kaggle reads, pinning, and network faults.
+"""pipeline.sources: mirror, local and Kaggle reads, pinning, content checks, network faults.
 
-Network tests talk only to a throwaway HTTPS server on 127.0.0.1 whose certificate is
-signed by a test CA (trustme) that requests trusts through REQUESTS_CA_BUNDLE.
+read_source returns bytes and their provenance and writes nothing (the fetch stage writes;
+tests/test_bad_input.py runs it). Network tests talk only to throwaway servers on
+127.0.0.1 (tests/servers.py) whose certificate is signed by a test CA (trustme) that
+requests trusts through REQUESTS_CA_BUNDLE.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import socket
-import ssl
 import threading
+import time
 import zipfile
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from pipeline.errors import PipelineError
-from pipeline.files import sha256_bytes
-from pipeline.sources import (
-    MIRROR_ENV,
-    fetch_source,
-    resolve_mirror,
-    source_fingerprint,
-    validate_source,
+from pipeline.core.errors import InputError, PipelineError
+from pipeline.core.files import sha256_bytes
+from pipeline.sources.fetch import MIRROR_ENV, read_source, resolve_mirror, validate_source
+from tests.servers import (
+    Behaviour,
+    PlainListener,
+    Server,
+    damaged_zip,
+    drip,
+    drop,
+    respond,
+    stall,
+    truncate,
 )
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
 WORDS = b"cigar\nrebut\nsissy\n"
 WORDS_SHA = sha256_bytes(WORDS)
 OTHER_SHA = "0" * 64
+KAGGLE_SPEC = {"kind": "kaggle", "dataset": "o/d", "file": "unigram_freq.csv"}
 
 
 @pytest.fixture(autouse=True)
@@ -44,10 +50,11 @@ def _no_sleep(_seconds: float) -> None:
     pass
 
 
-def _read_json(path: Path) -> dict:
-    text = path.read_text(encoding="utf-8")
-    assert text.endswith("}\n")
-    return json.loads(text)
+def read(name: str, spec: dict, **options: object) -> tuple[bytes, dict]:
+    """read_source with the test defaults: no mirror, short waits, no sleeping."""
+    settings: dict = {"mirror": None, "timeout": 2, "retries": 0, "deadline": 30}
+    settings.update({"sleep": _no_sleep, **options})
+    return read_source(name, spec, **settings)
 
 
 def _url_spec(url: str = "https://example.invalid/words", **extra: object) -> dict:
@@ -77,31 +84,16 @@ def test_env_mirror_overrides_config(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     assert resolve_mirror("") == tmp_path / "from-env"
     monkeypatch.setenv(MIRROR_ENV, "")
     assert resolve_mirror("configured") == Path("configured")
-
-
-def test_env_mirror_is_the_one_read(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, mirror: Path
-) -> None:
-    decoy = tmp_path / "decoy"
-    (decoy / "lists").mkdir(parents=True)
-    (decoy / "lists" / "allowed.txt").write_bytes(b"wrong\n")
-    monkeypatch.setenv(MIRROR_ENV, str(mirror))
-    dest = tmp_path / "out" / "allowed.txt"
-    fetch_source(
-        "allowed", _url_spec(), dest, tmp_path / "out" / "p.json", mirror=resolve_mirror(str(decoy))
-    )
-    assert dest.read_bytes() == WORDS
+    assert resolve_mirror("~no-such-user-here/data") == Path("~no-such-user-here/data")
 
 
 # --- mirror, local, provenance --------------------------------------------------------
 
 
-def test_mirror_read_writes_bytes_and_provenance(tmp_path: Path, mirror: Path) -> None:
-    dest = tmp_path / "raw" / "allowed.txt"
-    prov = tmp_path / "raw" / "allowed.provenance.json"
-    fetch_source("allowed", _url_spec(sha256=WORDS_SHA.upper()), dest, prov, mirror=mirror)
-    assert dest.read_bytes() == WORDS
-    assert _read_json(prov) == {
+def test_mirror_read_gives_bytes_and_provenance(mirror: Path) -> None:
+    data, record = read("allowed", _url_spec(sha256=WORDS_SHA.upper()), mirror=mirror)
+    assert data == WORDS
+    assert record == {
         "source": "allowed",
         "kind": "url",
         "origin": "https://example.invalid/words",
@@ -112,104 +104,75 @@ def test_mirror_read_writes_bytes_and_provenance(tmp_path: Path, mirror: Path) -
         "pinned_sha256": WORDS_SHA,
         "verified": True,
     }
-    text = prov.read_text(encoding="utf-8")
-    assert str(mirror) not in text
-    assert text == json.dumps(json.loads(text), sort_keys=True, indent=2) + "\n"
+    assert str(mirror) not in repr(record)
 
 
-def test_provenance_is_identical_for_moved_mirror(tmp_path: Path, mirror: Path) -> None:
-    moved = tmp_path / "elsewhere" / "copy"
-    moved.parent.mkdir()
-    mirror.rename(moved)
-    fetch_source("a", _url_spec(), tmp_path / "1", tmp_path / "1.json", mirror=moved)
-    (tmp_path / "again" / "lists").mkdir(parents=True)
-    (tmp_path / "again" / "lists" / "allowed.txt").write_bytes(WORDS)
-    fetch_source("a", _url_spec(), tmp_path / "2", tmp_path / "2.json", mirror=tmp_path / "again")
-    assert (tmp_path / "1.json").read_bytes() == (tmp_path / "2.json").read_bytes()
-    assert _read_json(tmp_path / "1.json")["verified"] is False
-    assert _read_json(tmp_path / "1.json")["pinned_sha256"] is None
-
-
-def test_local_kind_reads_file_without_mirror(tmp_path: Path, mirror: Path) -> None:
+def test_local_kind_reads_file_whatever_the_mirror(tmp_path: Path, mirror: Path) -> None:
     own = tmp_path / "mine.txt"
     own.write_bytes(b"hello\nworld\n")
-    dest, prov = tmp_path / "raw" / "answers.txt", tmp_path / "raw" / "answers.json"
-    # A mirror being configured must not matter for a local source.
-    fetch_source("answers", {"kind": "local", "path": str(own)}, dest, prov, mirror=mirror)
-    assert dest.read_bytes() == b"hello\nworld\n"
-    assert _read_json(prov) == {
-        "source": "answers",
-        "kind": "local",
-        "origin": str(own),
-        "read_from": "local",
-        "mirror_path": None,
-        "sha256": sha256_bytes(b"hello\nworld\n"),
-        "bytes": 12,
-        "pinned_sha256": None,
-        "verified": False,
-    }
+    data, record = read("answers", {"kind": "local", "path": str(own)}, mirror=mirror)
+    assert data == b"hello\nworld\n"
+    assert record["read_from"] == "local" and record["origin"] == str(own)
+    assert record["mirror_path"] is None and record["verified"] is False
 
 
-def test_local_missing_file_is_pipeline_error(tmp_path: Path) -> None:
-    with pytest.raises(PipelineError, match=r"'answers'.*nope\.txt does not exist"):
-        fetch_source(
-            "answers",
-            {"kind": "local", "path": str(tmp_path / "nope.txt")},
-            tmp_path / "d",
-            tmp_path / "p",
-            mirror=None,
-        )
+@pytest.mark.parametrize("path", ["nope.txt", ".", "nul\x00byte.txt"])
+def test_local_file_that_cannot_be_read_is_a_pipeline_error(tmp_path: Path, path: str) -> None:
+    with pytest.raises(PipelineError, match=r"^source 'answers': .*local file"):
+        read("answers", {"kind": "local", "path": str(tmp_path / path)})
 
 
-def test_pinned_mismatch_writes_nothing_and_keeps_existing_dest(
-    tmp_path: Path, mirror: Path
-) -> None:
-    dest = tmp_path / "raw" / "allowed.txt"
-    prov = tmp_path / "raw" / "allowed.json"
+def test_pinned_mismatch_names_both_sha256_and_where(mirror: Path) -> None:
     with pytest.raises(PipelineError) as info:
-        fetch_source("allowed", _url_spec(sha256=OTHER_SHA), dest, prov, mirror=mirror)
+        read("allowed", _url_spec(sha256=OTHER_SHA), mirror=mirror)
     message = str(info.value)
-    assert "'allowed'" in message
-    assert OTHER_SHA in message and WORDS_SHA in message
-    assert "lists/allowed.txt" in message and str(mirror) in message
-    assert not dest.exists() and not prov.exists()
-
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_bytes(b"previous good copy\n")
-    with pytest.raises(PipelineError, match="sha256 mismatch"):
-        fetch_source("allowed", _url_spec(sha256=OTHER_SHA), dest, prov, mirror=mirror)
-    assert dest.read_bytes() == b"previous good copy\n"
-    assert not prov.exists()
-    assert sorted(p.name for p in dest.parent.iterdir()) == ["allowed.txt"]
+    assert message.startswith("source 'allowed': sha256 mismatch for data read from mirror")
+    assert OTHER_SHA in message and WORDS_SHA in message and "lists/allowed.txt" in message
 
 
-def test_missing_mirror_file_names_folder_and_path(tmp_path: Path, mirror: Path) -> None:
-    spec = _url_spec(mirror_path="lists/answers.txt")
-    with pytest.raises(PipelineError) as info:
-        fetch_source("answers", spec, tmp_path / "d", tmp_path / "p", mirror=mirror)
-    assert "'lists/answers.txt'" in str(info.value) and str(mirror) in str(info.value)
-    assert not (tmp_path / "d").exists()
-
-
-def test_missing_mirror_folder_is_reported(tmp_path: Path) -> None:
+def test_missing_mirror_file_folder_or_path(tmp_path: Path, mirror: Path) -> None:
+    with pytest.raises(PipelineError, match=r"'lists/answers.txt' not found in mirror folder"):
+        read("answers", _url_spec(mirror_path="lists/answers.txt"), mirror=mirror)
     with pytest.raises(PipelineError, match=r"mirror folder .*gone does not exist.*WORDLE_MIRROR"):
-        fetch_source("a", _url_spec(), tmp_path / "d", tmp_path / "p", mirror=tmp_path / "gone")
-
-
-def test_mirror_without_mirror_path_is_refused(tmp_path: Path, mirror: Path) -> None:
-    spec = {"kind": "url", "url": "https://example.invalid/w"}
+        read("a", _url_spec(), mirror=tmp_path / "gone")
     with pytest.raises(PipelineError, match="no mirror_path"):
-        fetch_source("a", spec, tmp_path / "d", tmp_path / "p", mirror=mirror)
+        read("a", {"kind": "url", "url": "https://example.invalid/w"}, mirror=mirror)
+
+
+# --- content checks -------------------------------------------------------------------
+
+
+def test_the_check_is_given_the_file_the_user_knows(tmp_path: Path, mirror: Path) -> None:
+    seen: list[tuple[bytes, str]] = []
+
+    def check(data: bytes, shown: str) -> None:
+        seen.append((data, shown))
+
+    own = tmp_path / "my.txt"
+    own.write_bytes(WORDS)
+    read("allowed", {"kind": "local", "path": str(own)}, check=check)
+    read("allowed", _url_spec(), mirror=mirror, check=check)
+    assert seen == [(WORDS, str(own)), (WORDS, str(mirror / "lists" / "allowed.txt"))]
+
+
+def test_a_failed_check_is_the_error(mirror: Path) -> None:
+    def check(data: bytes, shown: str) -> None:
+        raise InputError(shown, "word 'reb1t' has characters outside a-z", 2)
+
+    with pytest.raises(InputError, match=r"allowed.txt, line 2: word 'reb1t'"):
+        read("allowed", _url_spec(), mirror=mirror, check=check)
 
 
 # --- validation -----------------------------------------------------------------------
 
 
-def test_unknown_kind_names_source(tmp_path: Path) -> None:
+def test_unknown_kind_names_source() -> None:
     with pytest.raises(PipelineError, match=r"source 'freq': unknown kind 'ftp'"):
-        fetch_source("freq", {"kind": "ftp"}, tmp_path / "d", tmp_path / "p", mirror=None)
+        read("freq", {"kind": "ftp"})
     with pytest.raises(PipelineError, match="unknown kind None"):
         validate_source("freq", {"url": "https://x"})
+    with pytest.raises(PipelineError, match="expected a mapping of settings, got list"):
+        validate_source("freq", [])  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -218,9 +181,12 @@ def test_unknown_kind_names_source(tmp_path: Path) -> None:
         ({"kind": "url"}, "missing or empty key 'url'"),
         ({"kind": "kaggle", "dataset": "a/b"}, "missing or empty key 'file'"),
         ({"kind": "local", "path": ""}, "missing or empty key 'path'"),
+        ({"kind": "local", "path": 5}, "missing or empty key 'path'"),
         ({"kind": "local", "path": "x", "sha256": "abc"}, "64 hex digits"),
+        ({"kind": "local", "path": "x", "sha256": 5}, "64 hex digits"),
         ({"kind": "url", "url": "https://h/x", "mirror_path": "../x"}, "relative"),
         ({"kind": "url", "url": "https://h/x", "mirror_path": "/etc/x"}, "relative"),
+        ({"kind": "url", "url": "https://h/x", "mirror_path": 3}, "must be a string"),
     ],
 )
 def test_bad_specs_are_refused(spec: dict, pattern: str) -> None:
@@ -230,71 +196,43 @@ def test_bad_specs_are_refused(spec: dict, pattern: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "url", ["http://example.com/words", "ftp://example.com/words", "file:///etc/passwd", "https:x"]
+    "url",
+    ["http://example.com/words", "ftp://example.com/words", "file:///etc/passwd", "https:x"]
+    + ["https://[::1/words", "https://example.com:99999/words", "https://:80/words"],
 )
-def test_non_https_is_refused(tmp_path: Path, url: str) -> None:
-    with pytest.raises(PipelineError, match="only https:// URLs are allowed"):
-        fetch_source(
-            "allowed", {"kind": "url", "url": url}, tmp_path / "d", tmp_path / "p", mirror=None
-        )
-    assert not (tmp_path / "d").exists()
+def test_non_https_or_malformed_urls_are_refused(url: str) -> None:
+    with pytest.raises(PipelineError, match="only well-formed https:// URLs are allowed"):
+        read("allowed", {"kind": "url", "url": url})
 
 
-# --- fingerprint ----------------------------------------------------------------------
+@settings(max_examples=300, deadline=None)
+@given(spec=st.dictionaries(st.sampled_from(["kind", "url", "sha256", "mirror_path"]),
+                            st.text(max_size=12) | st.integers() | st.none()))  # fmt: skip
+def test_any_source_entry_is_valid_or_one_line(spec: dict) -> None:
+    try:
+        validate_source("allowed", spec)
+    except PipelineError as error:
+        assert str(error).startswith("source 'allowed': ") and "\n" not in str(error)
 
 
-def test_fingerprint_ignores_touch_and_follows_content(tmp_path: Path, mirror: Path) -> None:
-    spec = _url_spec()
-    target = mirror / "lists" / "allowed.txt"
-    before = source_fingerprint(spec, mirror)
-    os.utime(target, (1_000_000, 1_000_000))
-    assert source_fingerprint(spec, mirror) == before
-    target.write_bytes(WORDS + b"extra\n")
-    after = source_fingerprint(spec, mirror)
-    assert after != before
-    assert sha256_bytes(WORDS + b"extra\n") in after
-
-    own = tmp_path / "own.txt"
-    own.write_bytes(b"a\n")
-    local = {"kind": "local", "path": str(own)}
-    first = source_fingerprint(local, None)
-    os.utime(own, (2_000_000, 2_000_000))
-    assert source_fingerprint(local, None) == first
-    own.write_bytes(b"b\n")
-    assert source_fingerprint(local, None) != first
-
-
-def test_fingerprint_independent_of_mirror_location(tmp_path: Path, mirror: Path) -> None:
-    other = tmp_path / "somewhere" / "else"
-    (other / "lists").mkdir(parents=True)
-    (other / "lists" / "allowed.txt").write_bytes(WORDS)
-    fp = source_fingerprint(_url_spec(), mirror)
-    assert fp == source_fingerprint(_url_spec(), other)
-    assert str(tmp_path) not in fp
-    # Which file inside the mirror is read does matter.
-    (other / "lists" / "copy.txt").write_bytes(WORDS)
-    assert source_fingerprint(_url_spec(mirror_path="lists/copy.txt"), other) != fp
-
-
-def test_fingerprint_of_network_source_and_missing_files(tmp_path: Path, mirror: Path) -> None:
-    net = source_fingerprint(_url_spec(), None)
-    assert "https://example.invalid/words" in net
-    assert source_fingerprint(_url_spec(sha256=WORDS_SHA), None) != net
-    assert source_fingerprint(_url_spec(url="https://example.invalid/other"), None) != net
-    kaggle = {"kind": "kaggle", "dataset": "o/d/versions/1", "file": "f.csv"}
-    assert "o/d/versions/1" in source_fingerprint(kaggle, None)
-    assert "f.csv" in source_fingerprint(kaggle, None)
-
-    missing_local = {"kind": "local", "path": str(tmp_path / "none.txt")}
-    assert source_fingerprint(missing_local, None) == f"missing:{tmp_path / 'none.txt'}"
-    missing = source_fingerprint(_url_spec(mirror_path="lists/none.txt"), mirror)
-    assert missing.startswith("missing:") and "lists/none.txt" in missing
+def test_a_malformed_redirect_is_refused(
+    https_server: Callable[[list[Behaviour]], Server],
+) -> None:
+    server = https_server([respond("302 Found", b"", ("Location: https://[oops/words",))])
+    with pytest.raises(PipelineError, match=r"answered with a malformed URL \(Invalid IPv6 URL\)"):
+        fetch_from(server)
 
 
 # --- kaggle ---------------------------------------------------------------------------
 
 
-def test_kaggle_download_is_copied_with_provenance(
+def _kaggle_returning(monkeypatch: pytest.MonkeyPatch, returned: Path) -> None:
+    import kagglehub
+
+    monkeypatch.setattr(kagglehub, "dataset_download", lambda *_, **__: str(returned))
+
+
+def test_kaggle_download_gives_the_cached_file(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     import kagglehub
@@ -309,37 +247,12 @@ def test_kaggle_download_is_copied_with_provenance(
         return str(cached)
 
     monkeypatch.setattr(kagglehub, "dataset_download", fake_download)
-    spec = {
-        "kind": "kaggle",
-        "dataset": "rtatman/english-word-frequency/versions/1",
-        "file": "unigram_freq.csv",
-        "mirror_path": "unigram_freq.csv",
-    }
-    dest, prov = tmp_path / "raw" / "freq.csv", tmp_path / "raw" / "freq.json"
-    fetch_source("freq", spec, dest, prov, mirror=None)
+    spec = {**KAGGLE_SPEC, "dataset": "rtatman/english-word-frequency/versions/1"}
+    data, record = read("frequency", spec)
     assert calls == [("rtatman/english-word-frequency/versions/1", "unigram_freq.csv")]
-    assert dest.read_bytes() == cached.read_bytes()
-    assert cached.exists()  # copied, not moved out of kagglehub's cache
-    assert _read_json(prov) == {
-        "source": "freq",
-        "kind": "kaggle",
-        "origin": "kaggle:rtatman/english-word-frequency/versions/1/unigram_freq.csv",
-        "read_from": "network",
-        "mirror_path": None,
-        "sha256": sha256_bytes(cached.read_bytes()),
-        "bytes": len(cached.read_bytes()),
-        "pinned_sha256": None,
-        "verified": False,
-    }
-
-
-def _kaggle_returning(monkeypatch: pytest.MonkeyPatch, returned: Path) -> None:
-    import kagglehub
-
-    monkeypatch.setattr(kagglehub, "dataset_download", lambda *_, **__: str(returned))
-
-
-KAGGLE_SPEC = {"kind": "kaggle", "dataset": "o/d", "file": "unigram_freq.csv"}
+    assert data == cached.read_bytes() and cached.exists()
+    assert record["origin"] == "kaggle:rtatman/english-word-frequency/versions/1/unigram_freq.csv"
+    assert record["read_from"] == "network"
 
 
 def test_kaggle_archive_member_is_read_without_extracting(
@@ -351,9 +264,7 @@ def test_kaggle_archive_member_is_read_without_extracting(
         zipped.writestr("notes.txt", "not this one")
         zipped.writestr("unigram_freq.csv", "word,count\nthe,5\n")
     _kaggle_returning(monkeypatch, archive)
-    dest = tmp_path / "raw" / "frequency.txt"
-    fetch_source("frequency", KAGGLE_SPEC, dest, tmp_path / "raw" / "p.json", mirror=None)
-    assert dest.read_bytes() == b"word,count\nthe,5\n"
+    assert read("frequency", KAGGLE_SPEC)[0] == b"word,count\nthe,5\n"
     assert sorted(path.name for path in archive.parent.iterdir()) == ["unigram_freq.csv.zip"]
 
 
@@ -366,11 +277,8 @@ def test_kaggle_archive_escaping_its_folder_is_refused(
     with zipfile.ZipFile(archive, "w") as zipped:
         zipped.writestr(member, "word,count\nthe,5\n")
     _kaggle_returning(monkeypatch, archive)
-    dest = tmp_path / "raw" / "frequency.txt"
     with pytest.raises(PipelineError, match="a path outside the archive; refused"):
-        fetch_source("frequency", KAGGLE_SPEC, dest, tmp_path / "raw" / "p.json", mirror=None)
-    assert not dest.exists()
-    assert not (tmp_path / "unigram_freq.csv").exists()
+        read("frequency", KAGGLE_SPEC)
 
 
 def test_kaggle_file_outside_the_returned_folder_is_refused(
@@ -380,251 +288,167 @@ def test_kaggle_file_outside_the_returned_folder_is_refused(
     folder.mkdir()
     (tmp_path / "secret.csv").write_text("word,count\n")
     _kaggle_returning(monkeypatch, folder)
-    spec = {**KAGGLE_SPEC, "file": "../secret.csv"}
-    with pytest.raises(PipelineError):
-        fetch_source("frequency", spec, tmp_path / "d", tmp_path / "p.json", mirror=None)
-    assert not (tmp_path / "d").exists()
+    with pytest.raises(PipelineError, match="lies outside"):
+        read("frequency", {**KAGGLE_SPEC, "file": "../secret.csv"})
 
 
-def test_kaggle_failure_becomes_pipeline_error(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_kaggle_failure_becomes_one_line_pipeline_error(monkeypatch: pytest.MonkeyPatch) -> None:
     import kagglehub
 
     def broken(handle: str, path: str | None = None, **_: object) -> str:
-        raise ConnectionError("Name or service not known")
+        raise ConnectionError("Name or service\nnot known")
 
     monkeypatch.setattr(kagglehub, "dataset_download", broken)
-    spec = {"kind": "kaggle", "dataset": "o/d", "file": "f.csv"}
     with pytest.raises(PipelineError) as info:
-        fetch_source("freq", spec, tmp_path / "d", tmp_path / "p", mirror=None)
+        read("frequency", KAGGLE_SPEC)
     message = str(info.value)
-    assert "'freq'" in message and "o/d" in message and "Name or service not known" in message
-    assert "mirror" in message and MIRROR_ENV in message
-    assert not (tmp_path / "d").exists()
+    assert "'frequency'" in message and "o/d" in message and "Name or service not known" in message
+    assert "mirror" in message and MIRROR_ENV in message and "\n" not in message
 
 
-def test_kaggle_source_reads_mirror_instead(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, mirror: Path
-) -> None:
+def test_kaggle_source_reads_mirror_instead(monkeypatch: pytest.MonkeyPatch, mirror: Path) -> None:
     import kagglehub
 
     def must_not_run(*_: object, **__: object) -> str:
         raise AssertionError("kagglehub called although a mirror is set")
 
     monkeypatch.setattr(kagglehub, "dataset_download", must_not_run)
-    spec = {"kind": "kaggle", "dataset": "o/d", "file": "f", "mirror_path": "lists/allowed.txt"}
-    fetch_source("freq", spec, tmp_path / "d", tmp_path / "p.json", mirror=mirror)
-    assert (tmp_path / "d").read_bytes() == WORDS
-    assert _read_json(tmp_path / "p.json")["read_from"] == "mirror"
+    spec = {**KAGGLE_SPEC, "mirror_path": "lists/allowed.txt"}
+    data, record = read("frequency", spec, mirror=mirror)
+    assert data == WORDS and record["read_from"] == "mirror"
+
+
+def test_kaggle_download_fails_at_the_deadline(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import kagglehub
+
+    release = threading.Event()
+
+    def hanging(*_: object, **__: object) -> str:
+        release.wait(10)
+        return str(tmp_path)
+
+    monkeypatch.setattr(kagglehub, "dataset_download", hanging)
+    started = time.monotonic()
+    try:
+        with pytest.raises(PipelineError, match=r"took longer than the deadline of 0\.3 s"):
+            read("frequency", KAGGLE_SPEC, deadline=0.3)
+    finally:
+        release.set()
+    assert time.monotonic() - started < 2
+
+
+@pytest.mark.parametrize(
+    ("kind", "fragment"),
+    [
+        (
+            "bad crc",
+            "member 'data/unigram_freq.csv' of archive {path} is damaged: "
+            "Bad CRC-32 for file 'data/unigram_freq.csv'.",
+        ),
+        (
+            "corrupt deflate data",
+            "member 'data/unigram_freq.csv' of archive {path} is damaged: corrupt compressed "
+            "data (Error -3 while decompressing data: invalid block type).",
+        ),
+        (
+            "bad central directory",
+            "archive {path} is damaged: Bad magic number for central directory.",
+        ),
+    ],
+)
+def test_a_damaged_kaggle_archive_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, kind: str, fragment: str
+) -> None:
+    archive = tmp_path / "cache" / "english-word-frequency.zip"
+    archive.parent.mkdir()
+    archive.write_bytes(damaged_zip(kind))
+    _kaggle_returning(monkeypatch, archive)
+    with pytest.raises(PipelineError) as info:
+        read("frequency", KAGGLE_SPEC)
+    message = str(info.value)
+    assert message.startswith("source 'frequency': ")
+    assert fragment.format(path=archive) in message
+    assert message.endswith("Delete the archive (kagglehub's cached copy) and fetch again")
 
 
 # --- network faults against a local HTTPS server --------------------------------------
 
 
-Behaviour = Callable[[ssl.SSLSocket, threading.Event], None]
-
-
-def _respond(
-    status: str, body: bytes, headers: tuple[str, ...] = ()
-) -> Callable[[ssl.SSLSocket, threading.Event], None]:
-    def handler(conn: ssl.SSLSocket, _stop: threading.Event) -> None:
-        head = [f"HTTP/1.1 {status}", f"Content-Length: {len(body)}", "Connection: close"]
-        head += headers
-        conn.sendall(("\r\n".join(head) + "\r\n\r\n").encode() + body)
-
-    return handler
-
-
-def _drop(conn: ssl.SSLSocket, _stop: threading.Event) -> None:
-    """Close without answering (the request was read)."""
-
-
-def _stall(conn: ssl.SSLSocket, stop: threading.Event) -> None:
-    """Send nothing until the test is over (bounded so the thread always ends)."""
-    stop.wait(5)
-
-
-def _truncate(conn: ssl.SSLSocket, _stop: threading.Event) -> None:
-    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\npartial")
-
-
-@dataclass
-class Server:
-    url: str
-    behaviours: list[Behaviour]
-    attempts: int = 0
-    stop: threading.Event = field(default_factory=threading.Event)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    workers: list[threading.Thread] = field(default_factory=list)
-
-
-@pytest.fixture(scope="module")
-def tls(tmp_path_factory: pytest.TempPathFactory) -> tuple[ssl.SSLContext, Path]:
-    trustme = pytest.importorskip("trustme")
-    ca = trustme.CA()
-    ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    ca.issue_cert("127.0.0.1", "localhost").configure_cert(ctx)
-    bundle = tmp_path_factory.mktemp("ca") / "ca.pem"
-    ca.cert_pem.write_to_path(str(bundle))
-    return ctx, bundle
-
-
-@pytest.fixture
-def https_server(
-    tls: tuple[ssl.SSLContext, Path], monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Callable[[list[Behaviour]], Server]]:
-    """Start an HTTPS server on 127.0.0.1; each accepted connection runs the next
-    behaviour (the last one repeats) in its own thread. Everything stops at teardown."""
-    ctx, bundle = tls
-    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(bundle))
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    for var in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"):
-        monkeypatch.delenv(var, raising=False)
-    started: list[tuple[Server, socket.socket, threading.Thread]] = []
-
-    def start(behaviours: list[Behaviour]) -> Server:
-        listener = socket.socket()
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(8)
-        listener.settimeout(0.2)
-        port = listener.getsockname()[1]
-        server = Server(f"https://127.0.0.1:{port}/words", behaviours)
-
-        def handle(raw: socket.socket) -> None:
-            try:
-                raw.settimeout(5)
-                with ctx.wrap_socket(raw, server_side=True) as conn:
-                    request = b""
-                    while b"\r\n\r\n" not in request:
-                        chunk = conn.recv(4096)
-                        if not chunk:
-                            break
-                        request += chunk
-                    with server.lock:
-                        index = min(server.attempts, len(server.behaviours) - 1)
-                        server.attempts += 1
-                    server.behaviours[index](conn, server.stop)
-            except (OSError, ssl.SSLError):
-                pass
-            finally:
-                raw.close()
-
-        def serve() -> None:
-            while not server.stop.is_set():
-                try:
-                    raw, _ = listener.accept()
-                except (TimeoutError, OSError):
-                    continue
-                worker = threading.Thread(target=handle, args=(raw,), daemon=True)
-                worker.start()
-                server.workers.append(worker)
-
-        thread = threading.Thread(target=serve, daemon=True)
-        thread.start()
-        started.append((server, listener, thread))
-        return server
-
-    yield start
-    for server, listener, thread in started:
-        server.stop.set()
-        thread.join(timeout=5)
-        for worker in server.workers:
-            worker.join(timeout=5)
-        listener.close()
-
-
-def _net_fetch(server: Server, tmp_path: Path, **kwargs: object) -> tuple[Path, Path]:
-    dest, prov = tmp_path / "raw" / "allowed.txt", tmp_path / "raw" / "allowed.json"
-    spec = {"kind": "url", "url": server.url, **kwargs.pop("spec", {})}  # type: ignore[dict-item]
-    options: dict = {"mirror": None, "timeout": 2, "retries": 0, "sleep": _no_sleep, **kwargs}
-    fetch_source("allowed", spec, dest, prov, **options)
-    return dest, prov
+def fetch_from(server: Server, **options: object) -> tuple[bytes, dict]:
+    spec = {"kind": "url", "url": server.url, **options.pop("spec", {})}  # type: ignore[dict-item]
+    return read("allowed", spec, **options)
 
 
 def test_network_download_success_records_provenance(
-    https_server: Callable[[list[Behaviour]], Server], tmp_path: Path
+    https_server: Callable[[list[Behaviour]], Server],
 ) -> None:
-    server = https_server([_respond("200 OK", WORDS)])
-    dest, prov = _net_fetch(server, tmp_path, spec={"sha256": WORDS_SHA})
-    assert dest.read_bytes() == WORDS
-    assert server.attempts == 1
-    record = _read_json(prov)
-    assert record["read_from"] == "network"
-    assert record["origin"] == server.url
+    server = https_server([respond("200 OK", WORDS)])
+    data, record = fetch_from(server, spec={"sha256": WORDS_SHA})
+    assert data == WORDS and server.attempts == 1
+    assert record["read_from"] == "network" and record["origin"] == server.url
     assert record["mirror_path"] is None
     assert record["verified"] is True and record["sha256"] == WORDS_SHA
 
 
 def test_retry_after_two_failures_succeeds(
-    https_server: Callable[[list[Behaviour]], Server], tmp_path: Path
+    https_server: Callable[[list[Behaviour]], Server],
 ) -> None:
     server = https_server(
-        [_drop, _respond("503 Service Unavailable", b"busy"), _respond("200 OK", WORDS)]
+        [drop, respond("503 Service Unavailable", b"busy"), respond("200 OK", WORDS)]
     )
     delays: list[float] = []
-    dest, _ = _net_fetch(server, tmp_path, retries=3, backoff=0.01, sleep=delays.append)
-    assert dest.read_bytes() == WORDS
-    assert server.attempts == 3
+    data, _ = fetch_from(server, retries=3, backoff=0.01, sleep=delays.append)
+    assert data == WORDS and server.attempts == 3
     assert delays == [0.01, 0.02]
 
 
 def test_dropped_connection_fails_after_bounded_retries(
-    https_server: Callable[[list[Behaviour]], Server], tmp_path: Path
+    https_server: Callable[[list[Behaviour]], Server],
 ) -> None:
-    server = https_server([_drop])
+    server = https_server([drop])
     delays: list[float] = []
     with pytest.raises(PipelineError) as info:
-        _net_fetch(server, tmp_path, retries=2, backoff=0.5, sleep=delays.append)
-    assert server.attempts == 3
-    assert delays == [0.5, 1.0]
+        fetch_from(server, retries=2, backoff=0.5, sleep=delays.append)
+    assert server.attempts == 3 and delays == [0.5, 1.0]
     message = str(info.value)
     assert "after 3 attempt(s)" in message and "mirror" in message and MIRROR_ENV in message
-    assert not (tmp_path / "raw" / "allowed.txt").exists()
-    assert not (tmp_path / "raw").exists() or not any((tmp_path / "raw").iterdir())
 
 
-def test_stalled_server_times_out(
-    https_server: Callable[[list[Behaviour]], Server], tmp_path: Path
-) -> None:
-    server = https_server([_stall])
+def test_stalled_server_times_out(https_server: Callable[[list[Behaviour]], Server]) -> None:
+    server = https_server([stall])
     with pytest.raises(PipelineError, match=r"Timeout|timed out") as info:
-        _net_fetch(server, tmp_path, timeout=0.3, retries=1)
+        fetch_from(server, timeout=0.3, retries=1)
     assert server.attempts == 2
     assert "after 2 attempt(s)" in str(info.value)
-    assert not (tmp_path / "raw" / "allowed.txt").exists()
 
 
-def test_truncated_body_is_retried_and_never_written(
-    https_server: Callable[[list[Behaviour]], Server], tmp_path: Path
+def test_truncated_body_is_retried_and_refused(
+    https_server: Callable[[list[Behaviour]], Server],
 ) -> None:
-    server = https_server([_truncate])
+    server = https_server([truncate])
     with pytest.raises(PipelineError, match="after 2 attempt"):
-        _net_fetch(server, tmp_path, retries=1)
+        fetch_from(server, retries=1)
     assert server.attempts == 2
-    assert not (tmp_path / "raw" / "allowed.txt").exists()
 
 
 def test_wrong_bytes_from_server_is_sha_mismatch(
-    https_server: Callable[[list[Behaviour]], Server], tmp_path: Path
+    https_server: Callable[[list[Behaviour]], Server],
 ) -> None:
-    server = https_server([_respond("200 OK", b"tampered\n")])
+    server = https_server([respond("200 OK", b"tampered\n")])
     with pytest.raises(PipelineError) as info:
-        _net_fetch(server, tmp_path, spec={"sha256": WORDS_SHA}, retries=3)
+        fetch_from(server, spec={"sha256": WORDS_SHA}, retries=3)
     message = str(info.value)
     assert server.url in message and WORDS_SHA in message
     assert sha256_bytes(b"tampered\n") in message
     assert server.attempts == 1
-    assert not (tmp_path / "raw" / "allowed.txt").exists()
-    assert not (tmp_path / "raw" / "allowed.json").exists()
 
 
-def test_http_404_is_not_retried(
-    https_server: Callable[[list[Behaviour]], Server], tmp_path: Path
-) -> None:
-    server = https_server([_respond("404 Not Found", b"no")])
+def test_http_404_is_not_retried(https_server: Callable[[list[Behaviour]], Server]) -> None:
+    server = https_server([respond("404 Not Found", b"no")])
     with pytest.raises(PipelineError, match="HTTP 404"):
-        _net_fetch(server, tmp_path, retries=3)
+        fetch_from(server, retries=3)
     assert server.attempts == 1
 
 
@@ -634,18 +458,15 @@ def test_untrusted_certificate_is_refused(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     trustme = pytest.importorskip("trustme")
-    server = https_server([_respond("200 OK", WORDS)])
+    server = https_server([respond("200 OK", WORDS)])
     stranger = tmp_path / "other-ca.pem"
     trustme.CA().cert_pem.write_to_path(str(stranger))
     monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(stranger))
     with pytest.raises(PipelineError, match="TLS verification failed"):
-        _net_fetch(server, tmp_path, retries=2)
-    assert not (tmp_path / "raw" / "allowed.txt").exists()
+        fetch_from(server, retries=2)
 
 
-def test_no_network_and_no_mirror_says_how_to_set_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_no_network_and_no_mirror_says_how_to_set_one(monkeypatch: pytest.MonkeyPatch) -> None:
     # A port that was just free and is now closed: connection refused, nothing leaves.
     probe = socket.socket()
     probe.bind(("127.0.0.1", 0))
@@ -653,87 +474,135 @@ def test_no_network_and_no_mirror_says_how_to_set_one(
     probe.close()
     for var in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"):
         monkeypatch.delenv(var, raising=False)
-    dest = tmp_path / "raw" / "allowed.txt"
     with pytest.raises(PipelineError) as info:
-        fetch_source(
-            "allowed",
-            {"kind": "url", "url": f"https://127.0.0.1:{port}/words"},
-            dest,
-            tmp_path / "raw" / "allowed.json",
-            mirror=None,
-            timeout=1,
-            retries=1,
-            sleep=_no_sleep,
-        )
+        read("allowed", {"kind": "url", "url": f"https://127.0.0.1:{port}/words"}, retries=1)
     message = str(info.value)
     assert "network may be unreachable" in message
     assert "`mirror`" in message and "--config mirror=" in message and MIRROR_ENV in message
-    assert "'allowed'" in message
-    assert not dest.exists()
+
+
+# --- deadline and redirects -----------------------------------------------------------
+
+
+def test_a_dripping_server_fails_at_the_deadline(
+    https_server: Callable[[list[Behaviour]], Server],
+) -> None:
+    server = https_server([drip])
+    started = time.monotonic()
+    with pytest.raises(PipelineError) as info:
+        fetch_from(server, timeout=2, retries=3, deadline=1.5)
+    elapsed = time.monotonic() - started
+    assert str(info.value) == (
+        f"source 'allowed': downloading {server.url} took longer than the deadline of 1.5 s "
+        "(download.deadline); nothing was written"
+    )
+    assert 1.5 <= elapsed < 3.0
+    assert server.attempts == 1  # a passed deadline is not retried
+
+
+def test_retries_never_outlast_the_deadline(
+    https_server: Callable[[list[Behaviour]], Server],
+) -> None:
+    server = https_server([stall])
+    started = time.monotonic()
+    with pytest.raises(PipelineError, match="took longer than the deadline of 1 s"):
+        fetch_from(server, timeout=0.4, retries=50, deadline=1, backoff=0.01)
+    assert time.monotonic() - started < 2.0
+    assert 2 <= server.attempts <= 4
+
+
+def test_redirect_to_http_is_refused_before_any_request_is_sent(
+    https_server: Callable[[list[Behaviour]], Server], plain_listener: PlainListener
+) -> None:
+    target = f"http://127.0.0.1:{plain_listener.port}/words"
+    server = https_server([respond("302 Found", b"", (f"Location: {target}",))])
+    with pytest.raises(PipelineError) as info:
+        fetch_from(server, retries=3)
+    assert str(info.value) == (
+        f"source 'allowed': {server.url} redirected to non-https {target}; "
+        "refused before requesting it"
+    )
+    time.sleep(0.3)  # a connection, had one been made, would have been accepted by now
+    assert plain_listener.connections == 0
+    assert server.attempts == 1
+
+
+def test_https_redirects_are_followed_and_bounded(
+    https_server: Callable[[list[Behaviour]], Server],
+) -> None:
+    moved = respond("301 Moved Permanently", b"", ("Location: /elsewhere/words",))
+    server = https_server([moved, respond("200 OK", WORDS)])
+    data, record = fetch_from(server, spec={"sha256": WORDS_SHA})
+    assert data == WORDS and server.attempts == 2
+    assert record["origin"] == server.url
+
+    looping = https_server([respond("307 Temporary Redirect", b"", ("Location: /again",))])
+    with pytest.raises(PipelineError, match="redirected more than 5 times; refused"):
+        fetch_from(looping)
+    assert looping.attempts == 6
+
+
+def test_redirect_without_location_is_refused(
+    https_server: Callable[[list[Behaviour]], Server],
+) -> None:
+    server = https_server([respond("302 Found", b"")])
+    with pytest.raises(PipelineError, match="answered HTTP 302 without a Location"):
+        fetch_from(server)
 
 
 # --- the real mirror ------------------------------------------------------------------
 
 
-def _real_mirror() -> Path | None:
-    configured = os.environ.get(MIRROR_ENV, "").strip()
-    folder = Path(configured) if configured else REPO_ROOT.parent / "shared" / "wordle-data"
-    return folder if folder.is_dir() else None
-
-
-_REAL_MIRROR = _real_mirror()
-
-
 @pytest.mark.mirror
-@pytest.mark.skipif(_REAL_MIRROR is None, reason="no raw data mirror (WORDLE_MIRROR or ../shared)")
-def test_real_sources_from_mirror(tmp_path: Path) -> None:
-    assert _REAL_MIRROR is not None
+def test_real_sources_from_mirror(mirror_folder: Path) -> None:
+    from pipeline.analysis.word_lists import parse_word_list
+
     real = {
         "allowed": (
-            {
-                "kind": "url",
-                "url": "https://raw.githubusercontent.com/tabatkins/wordle-list/"
-                "255b9469c4dad99a3b95cc4ddbe139b3d3747868/words",
-                "sha256": "9df5dad1b44cf1b9e0fa7c3ebff94d69ff7efb59f8691ac88e74e1c7b3da121e",
-                "mirror_path": "allowed.txt",
-            },
+            "https://raw.githubusercontent.com/tabatkins/wordle-list/"
+            "255b9469c4dad99a3b95cc4ddbe139b3d3747868/words",
+            "9df5dad1b44cf1b9e0fa7c3ebff94d69ff7efb59f8691ac88e74e1c7b3da121e",
             89129,
         ),
         "answers": (
-            {
-                "kind": "url",
-                "url": "https://raw.githubusercontent.com/alex1770/wordle/"
-                "c12a82effbe7575bd59fdf8f5b6d75d029687191/wordlist_nyt20220830_hidden",
-                "sha256": "c495f6cbc36475358a89e30ac16bd5c0c05073c8c7647bb6c35dd01f7bae6e32",
-                "mirror_path": "answers.txt",
-            },
+            "https://raw.githubusercontent.com/alex1770/wordle/"
+            "c12a82effbe7575bd59fdf8f5b6d75d029687191/wordlist_nyt20220830_hidden",
+            "c495f6cbc36475358a89e30ac16bd5c0c05073c8c7647bb6c35dd01f7bae6e32",
             13854,
         ),
     }
-    for name, (spec, size) in real.items():
-        dest, prov = tmp_path / f"{name}.txt", tmp_path / f"{name}.json"
-        fetch_source(name, spec, dest, prov, mirror=_REAL_MIRROR)
-        record = _read_json(prov)
-        assert dest.stat().st_size == size
-        assert record["bytes"] == size
-        assert record["verified"] is True
-        assert record["sha256"] == spec["sha256"]
-        assert record["read_from"] == "mirror"
-        assert record["mirror_path"] == spec["mirror_path"]
+    for name, (url, sha, size) in real.items():
+        spec = {"kind": "url", "url": url, "sha256": sha, "mirror_path": f"{name}.txt"}
+        data, record = read(name, spec, mirror=mirror_folder, check=parse_word_list)
+        assert len(data) == record["bytes"] == size
+        assert record["verified"] is True and record["sha256"] == sha
+        assert record["read_from"] == "mirror" and record["mirror_path"] == f"{name}.txt"
 
 
-def test_pinned_fingerprint_names_the_bytes_wherever_they_come_from(
-    mirror: Path, tmp_path: Path
+@pytest.fixture
+def mirror_folder() -> Path:
+    """The real data mirror (the conftest fixture `mirror`, shadowed in this module)."""
+    from tests.conftest import real_mirror
+
+    folder = real_mirror()
+    if folder is None:
+        pytest.skip("no real data mirror (set WORDLE_MIRROR or provide ../shared/wordle-data)")
+    return folder
+
+
+def test_a_kaggle_file_is_checked_under_the_name_of_what_was_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    pinned = _url_spec(sha256=WORDS_SHA)
-    network = source_fingerprint(pinned, None)
-    assert source_fingerprint(pinned, mirror) == network  # same bytes: switching reruns nothing
-    local = tmp_path / "own.txt"
-    local.write_bytes(WORDS)
-    assert source_fingerprint({"kind": "local", "path": str(local), "sha256": WORDS_SHA}, None) == (
-        network
-    )
-    (mirror / "lists" / "allowed.txt").write_bytes(b"other\n")
-    changed = source_fingerprint(pinned, mirror)
-    assert changed != network and sha256_bytes(b"other\n") in changed  # rerun, then refused
-    assert source_fingerprint(_url_spec(), mirror) != source_fingerprint(_url_spec(), None)
+    archive = tmp_path / "cache" / "data.zip"
+    archive.parent.mkdir()
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("data/unigram_freq.csv", "word,count\nthe,x\n")
+    _kaggle_returning(monkeypatch, archive)
+    seen: list[str] = []
+    read("frequency", KAGGLE_SPEC, check=lambda data, shown: seen.append(shown))
+    assert seen == [f"{archive} (unigram_freq.csv)"]
+    plain = tmp_path / "cache" / "unigram_freq.csv"
+    plain.write_bytes(b"word,count\n")
+    _kaggle_returning(monkeypatch, plain)
+    read("frequency", KAGGLE_SPEC, check=lambda data, shown: seen.append(shown))
+    assert seen[-1] == str(plain)

@@ -1,0 +1,589 @@
+"""A whole artifact set built in-process by the stage functions, for tests that read it.
+
+`build_artifact_set(root)` walks the same path as the workflow (ARCHITECTURE.md, "The
+data walk"): sealed raw inputs in data/raw (pipeline.artifacts.raw.write_raw), then every
+stage function of pipeline.stages, in order, into root/data/derived and root/data/work,
+with the workflow's default settings (read from workflow/schemas/config.schema.yaml, the
+one place they are declared; see Settings for the few the tiny fixture changes). By
+default the words are the tiny fixture of tests/conftest.py.
+
+Tests share one set per session, even across pytest-xdist workers, through a fixture of
+their own that calls `shared_artifact_set`:
+
+    @pytest.fixture(scope="session")
+    def artifacts(tmp_path_factory) -> ArtifactSet:
+        return shared_artifact_set(tmp_path_factory, "fixture")
+
+`real_artifact_set` does the same for the real lists of the data mirror. A shared set is
+read-only for its users: a test that damages or edits files copies it first
+(`copy_artifact_set`).
+
+The word lists of the opener and solver tests live here too, beside the builder.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import random
+import shutil
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import yaml
+
+from pipeline.analysis.optimal_tables import ALL_OPENERS, select_openers
+from pipeline.analysis.play_units import needs_optimal, play_units
+from pipeline.artifacts import benchmark as benchmark_artifact
+from pipeline.artifacts import commonness as commonness_artifact
+from pipeline.artifacts import entropy as entropy_artifact
+from pipeline.artifacts import layout
+from pipeline.artifacts import openers as openers_artifact
+from pipeline.artifacts import optimal as optimal_artifact
+from pipeline.artifacts import words as words_artifact
+from pipeline.artifacts.patterns import INDEX_FILE, MATRICES, chunk_count, chunk_name
+from pipeline.artifacts.raw import write_raw
+from pipeline.core.files import sha256_bytes
+from pipeline.stages.build_commonness import build_commonness
+from pipeline.stages.build_datapackage import build_datapackage
+from pipeline.stages.build_word_index import build_word_index
+from pipeline.stages.compute_entropy import compute_entropy
+from pipeline.stages.compute_pattern_chunk import compute_pattern_chunk
+from pipeline.stages.draw_report_item import draw_report_item
+from pipeline.stages.index_pattern_chunks import index_pattern_chunks
+from pipeline.stages.merge_opener_rankings import merge_opener_rankings
+from pipeline.stages.merge_optimal import merge_optimal
+from pipeline.stages.play_strategy import play_strategy
+from pipeline.stages.rank_opener_part import rank_opener_part
+from pipeline.stages.rank_prior_openers import rank_prior_openers
+from pipeline.stages.solve_optimal import solve_optimal
+from pipeline.stages.summarize_benchmarks import summarize_benchmarks
+from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_COUNTS, REPO
+
+SCHEMA = REPO / "workflow" / "schemas" / "config.schema.yaml"
+
+# Word lists of the opener tests: answers with repeated letters and near-identical ones
+# (batch, catch, hatch, ...: a candidate and an earlier non-candidate split a bucket
+# equally well) and guesses that are junk (xylyl, qajaq) or strong (salet).
+OPENER_ANSWERS = [
+    "cigar", "rebut", "sissy", "humph", "awake", "blush", "focal", "evade", "naval",
+    "serve", "heath", "dwarf", "model", "karma", "stink", "batch", "catch", "hatch",
+    "latch", "match", "patch", "watch", "eerie", "mamma",
+]  # fmt: skip
+OPENER_GUESSES = [
+    "grade", "quiet", "bench", "abate", "feign", "major", "death", "fresh", "crust",
+    "stool", "colon", "abase", "marry", "react", "batty", "pride", "floss", "helix",
+    "croak", "staff", "paper", "unfed", "whelp", "trawl", "outdo", "adobe", "crazy",
+    "xylyl", "fuzzy", "qajaq", "aahed", "salet",
+]  # fmt: skip
+OPENER_COUNTS = {word: 1000 + 37 * i for i, word in enumerate(OPENER_GUESSES + OPENER_ANSWERS)}
+
+
+def synthetic_words(seed: int = 7, n_words: int = 90, n_answers: int = 36):
+    """Words over nine letters (many shared letters, so ties and repeats are common), a
+    sample of them as answers, and p_common per word (the solver tests' lists)."""
+    rng = random.Random(seed)
+    words: set[str] = set()
+    while len(words) < n_words:
+        words.add("".join(rng.choice("aeinrstlo") for _ in range(5)))
+    ordered = sorted(words)
+    answers = sorted(rng.sample(ordered, n_answers))
+    p_common = [round(rng.uniform(0.01, 1.0), 6) for _ in ordered]
+    return ordered, answers, p_common
+
+
+PLOTS = {  # as the workflow's REPORT_ITEMS (plots): plot -> the artifacts it is drawn from
+    "guess-distribution": [benchmark_artifact.SUMMARY_FILE],
+    "opener-benchmark": [benchmark_artifact.SUMMARY_FILE],
+    "score-model": [benchmark_artifact.SCORE_MODEL_FILE],
+    "entropy-vs-commonness": [entropy_artifact.ENTROPY_FILE, commonness_artifact.FILE],
+}
+TABLES = {  # and its tables
+    "benchmark-summary": [benchmark_artifact.SUMMARY_FILE],
+    "top-openers": [openers_artifact.OPENERS_FILE, benchmark_artifact.SUMMARY_FILE],
+}
+
+
+@cache
+def _schema() -> dict[str, Any]:
+    return yaml.safe_load(SCHEMA.read_text())
+
+
+def default(section: str, key: str) -> Any:
+    """The workflow's default of config[section][key], from the config schema."""
+    return _schema()["properties"][section]["properties"][key]["default"]
+
+
+def kaggle_csv(counts: Mapping[str, int]) -> str:
+    """Frequency counts in Kaggle's layout (header, most frequent first)."""
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return "word,count\n" + "".join(f"{word},{count}\n" for word, count in rows)
+
+
+def fixture_sources(
+    allowed: Sequence[str], answers: Sequence[str], counts: Mapping[str, int]
+) -> dict[str, bytes]:
+    """The raw bytes of each source for word lists and counts."""
+    return {
+        "allowed": "\n".join(allowed).encode(),  # no final newline, like the real list
+        "answers": ("\n".join(answers) + "\n").encode(),
+        "frequency": kaggle_csv(counts).encode(),
+    }
+
+
+def mirror_sources(mirror: Path) -> dict[str, bytes]:
+    """The raw bytes of each source in a mirror folder (tests/conftest.py's `mirror`)."""
+    names = {"allowed": "allowed.txt", "answers": "answers.txt", "frequency": "unigram_freq.csv"}
+    return {source: (mirror / name).read_bytes() for source, name in names.items()}
+
+
+def write_raw_inputs(raw: Path, sources: Mapping[str, bytes]) -> dict[str, Path]:
+    """data/raw/{allowed,answers,frequency}.txt, sealed with a test provenance."""
+    paths = {}
+    for name, data in sources.items():
+        paths[name] = raw / Path(layout.raw(name)).name
+        provenance = {
+            "source": name,
+            "kind": "test",
+            "origin": "tests/artifact_set.py",
+            "read_from": "test",
+            "mirror_path": None,
+            "sha256": sha256_bytes(data),
+            "bytes": len(data),
+            "pinned_sha256": None,
+            "verified": False,
+        }
+        write_raw(data, paths[name], provenance=provenance)
+    return paths
+
+
+def build_matrix(
+    words: Path, derived: Path, matrix: str, *, chunk_rows: int, zstd_level: int = 6
+) -> list[Path]:
+    """One stored matrix (patterns or patterns_square): its index.json first, then its
+    chunks, as a rule's `patterns` input lists them."""
+    folder = derived / matrix
+    n_words = len(words_artifact.read_word_index(words).words)
+    chunks = [folder / chunk_name(k) for k in range(chunk_count(n_words, chunk_rows))]
+    for number, chunk in enumerate(chunks):
+        compute_pattern_chunk(
+            words=words,
+            chunk=chunk,
+            matrix=matrix,
+            number=number,
+            chunk_rows=chunk_rows,
+            zstd_level=zstd_level,
+        )
+    index = folder / INDEX_FILE
+    index_pattern_chunks(
+        words=words, chunks=chunks, index=index, matrix=matrix, chunk_rows=chunk_rows
+    )
+    return [index, *chunks]
+
+
+def write_p_common(words: Path, commonness: Path, p_common: Sequence[float]) -> Path:
+    """commonness.parquet with chosen p_common (the other columns are placeholders)."""
+    names = words_artifact.read_word_index(words).words
+    n = len(names)
+    table = pa.table(
+        {
+            "word_id": pa.array(np.arange(n, dtype=np.int32)),
+            "word": pa.array(list(names), pa.string()),
+            "count": pa.array(np.zeros(n, dtype=np.int64)),
+            "frequency_rank": pa.array(np.arange(1, n + 1, dtype=np.int32)),
+            "x": pa.array(np.zeros(n)),
+            "p_common": pa.array(np.asarray(p_common, dtype=np.float64)),
+        }
+    )
+    commonness_artifact.write_commonness(
+        table, commonness, inputs={"words": words}, settings={"chosen": True}
+    )
+    return commonness
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The settings of one build: the workflow's defaults (the config schema's), except
+    those tests/test_workflow.py sets for the tiny fixture (n_common 5, chunks of 7 rows,
+    so the fixture still spans several chunks and p_common varies)."""
+
+    n_common: int = 5
+    width: float = field(default_factory=lambda: default("commonness", "width"))
+    chunk_rows: int = 7
+    zstd_level: int = field(default_factory=lambda: default("patterns", "zstd_level"))
+    square: bool = False
+    parts: int = field(default_factory=lambda: default("openers", "parts"))
+    prior_top_k: int = field(default_factory=lambda: default("openers", "prior_top_k"))
+    strategies: list[dict[str, Any]] = field(
+        default_factory=lambda: default("solver", "strategies")
+    )
+    openers_per_job: int = field(default_factory=lambda: default("solver", "openers_per_job"))
+    max_turns: int = field(default_factory=lambda: default("solver", "max_turns"))
+    bin_bits: float = field(default_factory=lambda: default("solver", "bin_bits"))
+    optimal_top: int | str = field(default_factory=lambda: default("optimal", "openers_top"))
+    optimal_openers: list[str] = field(default_factory=lambda: default("optimal", "openers"))
+    optimal_modes: list[str] = field(default_factory=lambda: default("optimal", "modes"))
+    max_guesses: int = field(default_factory=lambda: default("optimal", "max_guesses"))
+    threads: int = 1
+
+
+@dataclass(frozen=True)
+class ArtifactSet:
+    """Where a built set's files are (root/data/{raw,derived,work})."""
+
+    root: Path
+    settings: Settings
+    words_list: tuple[str, ...]  # the word index's words, in word_id order
+
+    @property
+    def raw(self) -> Path:
+        return self.root / layout.RAW
+
+    @property
+    def derived(self) -> Path:
+        return self.root / layout.DERIVED
+
+    @property
+    def work(self) -> Path:
+        return self.root / layout.WORK
+
+    def raw_file(self, source: str) -> Path:
+        return self.root / layout.raw(source)
+
+    def matrix(self, name: str = "patterns") -> list[Path]:
+        """index.json then the chunks of a stored matrix."""
+        folder = self.derived / name
+        return [folder / INDEX_FILE, *sorted(folder.glob("chunk-*.npy.zst"))]
+
+    @property
+    def words(self) -> Path:
+        return self.derived / words_artifact.FILE
+
+    @property
+    def commonness(self) -> Path:
+        return self.derived / commonness_artifact.FILE
+
+    @property
+    def entropy(self) -> Path:
+        return self.derived / entropy_artifact.ENTROPY_FILE
+
+    @property
+    def distribution(self) -> Path:
+        return self.derived / entropy_artifact.DISTRIBUTION_FILE
+
+    @property
+    def answer_parts(self) -> list[Path]:
+        return [self.work / "opener_parts" / f"answers-{k}.parquet" for k in range(self.parts)]
+
+    @property
+    def parts(self) -> int:
+        return self.settings.parts
+
+    @property
+    def prior_part(self) -> Path:
+        return self.work / "opener_parts" / "prior.parquet"
+
+    @property
+    def openers(self) -> Path:
+        return self.derived / openers_artifact.OPENERS_FILE
+
+    @property
+    def second_guesses(self) -> Path:
+        return self.derived / openers_artifact.SECOND_GUESSES_FILE
+
+    @property
+    def optimal_openers(self) -> Path:
+        return self.derived / optimal_artifact.OPENERS_FILE
+
+    @property
+    def optimal_trees(self) -> Path:
+        return self.derived / optimal_artifact.TREES_FILE
+
+    @property
+    def plays_optimal(self) -> bool:
+        return any(needs_optimal(s) for s in self.settings.strategies)
+
+    @property
+    def games(self) -> Path:
+        return self.derived / benchmark_artifact.GAMES_FILE
+
+    @property
+    def summary(self) -> Path:
+        return self.derived / benchmark_artifact.SUMMARY_FILE
+
+    @property
+    def score_model(self) -> Path:
+        return self.derived / benchmark_artifact.SCORE_MODEL_FILE
+
+    def optimal_part(self, mode: str, opener: str, kind: str) -> Path:
+        """The summary or tree part of one solve_optimal job (the workflow's path)."""
+        return self.work / "optimal" / mode / f"{opener}.{kind}.parquet"
+
+    def plot(self, name: str) -> Path:
+        return self.derived / "plots" / f"{name}.png"
+
+    def table(self, name: str) -> Path:
+        return self.derived / "tables" / f"{name}.html"
+
+    @property
+    def manifest(self) -> Path:
+        return self.derived / "datapackage.json"
+
+    def published(self) -> list[Path]:
+        """Every published artifact, in the workflow's order (get_artifacts)."""
+        matrices = ["patterns", "patterns_square"] if self.settings.square else ["patterns"]
+        return [
+            self.words,
+            self.commonness,
+            *[path for name in matrices for path in self.matrix(name)],
+            self.entropy,
+            self.distribution,
+            self.openers,
+            self.second_guesses,
+            self.games,
+            self.summary,
+            self.score_model,
+            self.optimal_openers,
+            self.optimal_trees,
+            *[self.plot(name) for name in PLOTS],
+            *[self.table(name) for name in TABLES],
+        ]
+
+
+def build_artifact_set(
+    root: Path,
+    *,
+    allowed: Sequence[str] = FIXTURE_ALLOWED,
+    answers: Sequence[str] = FIXTURE_ANSWERS,
+    counts: Mapping[str, int] = FIXTURE_COUNTS,
+    sources: Mapping[str, bytes] | None = None,
+    settings: Settings | None = None,
+    until: str = "manifest",
+) -> ArtifactSet:
+    """Run every stage in-process, in the workflow's order, into root/data.
+
+    The raw inputs are `sources` (bytes per source, e.g. mirror_sources) when given, else
+    the word lists and counts. `until` stops after a step: "words", "patterns",
+    "entropy", "openers", "optimal", "benchmark", "report" or "manifest" (everything).
+    """
+    steps = (
+        "words", "patterns", "entropy", "openers", "optimal", "benchmark", "report", "manifest"
+    )  # fmt: skip
+    if until not in steps:
+        raise ValueError(f"until must be one of {steps}")
+    last = steps.index(until)
+    settings = settings or Settings()
+    root = Path(root)
+    if sources is None:
+        sources = fixture_sources(allowed, answers, counts)
+    raw = write_raw_inputs(root / layout.RAW, sources)
+    derived = root / layout.DERIVED
+    derived.mkdir(parents=True, exist_ok=True)
+    words = derived / words_artifact.FILE
+    build_word_index(allowed=raw["allowed"], answers=raw["answers"], words=words)
+    index = words_artifact.read_word_index(words)
+    result = ArtifactSet(root, settings, index.words)
+    build_commonness(
+        words=words,
+        frequency=raw["frequency"],
+        commonness=result.commonness,
+        n_common=settings.n_common,
+        width=settings.width,
+    )
+    if last < steps.index("patterns"):
+        return result
+    matrices = {
+        name: build_matrix(
+            words, derived, name, chunk_rows=settings.chunk_rows, zstd_level=settings.zstd_level
+        )
+        for name in MATRICES
+        if name == "patterns" or settings.square
+    }
+    if last < steps.index("entropy"):
+        return result
+    compute_entropy(
+        words=words,
+        commonness=result.commonness,
+        patterns=matrices["patterns"],
+        square=matrices.get("patterns_square", []),
+        entropy=result.entropy,
+        distribution=result.distribution,
+        threads=settings.threads,
+    )
+    if last < steps.index("openers"):
+        return result
+    for number, part in enumerate(result.answer_parts):
+        rank_opener_part(
+            words=words,
+            patterns=matrices["patterns"],
+            part=part,
+            number=number,
+            parts=settings.parts,
+            threads=settings.threads,
+        )
+    rank_prior_openers(
+        words=words,
+        commonness=result.commonness,
+        entropy=result.entropy,
+        part=result.prior_part,
+        prior_top_k=settings.prior_top_k,
+        threads=settings.threads,
+    )
+    merge_opener_rankings(
+        words=words,
+        parts=[*result.answer_parts, result.prior_part],
+        openers=result.openers,
+        second_guesses=result.second_guesses,
+    )
+    if last < steps.index("optimal"):
+        return result
+    solve_optimal_jobs(result, words, matrices["patterns"])
+    if last < steps.index("benchmark"):
+        return result
+    play_benchmark_units(result, words, matrices["patterns"])
+    if last < steps.index("report"):
+        return result
+    for name, sources in PLOTS.items():
+        draw_report_item(
+            artifacts=[derived / f for f in sources], item=result.plot(name), name=name
+        )
+    for name, sources in TABLES.items():
+        draw_report_item(
+            artifacts=[derived / f for f in sources], item=result.table(name), name=name
+        )
+    if last < steps.index("manifest"):
+        return result
+    config = {
+        "commonness": {"n_common": settings.n_common, "width": settings.width},
+        "patterns": {"chunk_rows": settings.chunk_rows, "square": settings.square},
+        "openers": {"parts": settings.parts, "prior_top_k": settings.prior_top_k},
+    }
+    build_datapackage(
+        artifacts=result.published(),
+        raw=list(raw.values()),
+        datapackage=result.manifest,
+        config=json.dumps(config, sort_keys=True),
+    )
+    return result
+
+
+def play_benchmark_units(result: ArtifactSet, words: Path, patterns: list[Path]) -> None:
+    """Every unit of the solver benchmark (as the workflow's play_strategy jobs), then the
+    merge (summarize_benchmarks)."""
+    settings = result.settings
+    units = play_units(settings.strategies, settings.openers_per_job)
+    parts = [result.root / layout.WORK / "games" / f"{unit}.parquet" for unit in units]
+    for part, unit in zip(parts, units.values(), strict=True):
+        play_strategy(
+            words=words,
+            commonness=result.commonness,
+            patterns=patterns,
+            openers=result.openers,
+            second_guesses=result.second_guesses,
+            games=part,
+            **optimal_inputs(result, unit["strategy"]),
+            strategy=unit["strategy"],
+            opener_slice=unit["opener_slice"],
+            max_turns=settings.max_turns,
+            threads=settings.threads,
+        )
+    summarize_benchmarks(
+        parts=parts,
+        games=result.games,
+        summary=result.summary,
+        score_model=result.score_model,
+        max_turns=settings.max_turns,
+        bin_bits=settings.bin_bits,
+        strategies=settings.strategies,
+        optimal_openers=result.optimal_openers if result.plays_optimal else None,
+    )
+
+
+def optimal_inputs(result: ArtifactSet, strategy: dict[str, Any]) -> dict[str, Path]:
+    """The optimal files, for the units that play an optimal tree (as the workflow)."""
+    if not needs_optimal(strategy):
+        return {}
+    return {"optimal_openers": result.optimal_openers, "optimal_trees": result.optimal_trees}
+
+
+def optimal_jobs(result: ArtifactSet) -> list[tuple[str, str]]:
+    """(mode, opener) of every solve_optimal job, chosen as the workflow chooses them."""
+    settings = result.settings
+    index = words_artifact.read_word_index(result.words)
+    top = settings.optimal_top
+    ranking = (
+        []
+        if top in (0, ALL_OPENERS)
+        else openers_artifact.opener_ranking(result.openers, index, "answers")
+    )
+    chosen = select_openers(index.words, ranking, top, settings.optimal_openers)
+    return [(mode, opener) for mode in settings.optimal_modes for opener in chosen]
+
+
+def solve_optimal_jobs(result: ArtifactSet, words: Path, patterns: list[Path]) -> None:
+    """Every solve_optimal job, then merge_optimal."""
+    jobs = optimal_jobs(result)
+    for mode, opener in jobs:
+        solve_optimal(
+            words=words,
+            patterns=patterns,
+            summary=result.optimal_part(mode, opener, "summary"),
+            tree=result.optimal_part(mode, opener, "tree"),
+            mode=mode,
+            opener=opener,
+            max_guesses=result.settings.max_guesses,
+        )
+    merge_optimal(
+        words=words,
+        summaries=[result.optimal_part(m, o, "summary") for m, o in jobs],
+        trees=[result.optimal_part(m, o, "tree") for m, o in jobs],
+        optimal_openers=result.optimal_openers,
+        optimal_trees=result.optimal_trees,
+    )
+
+
+def copy_artifact_set(artifacts: ArtifactSet, root: Path) -> ArtifactSet:
+    """A private copy (seals record relative paths, so the copy verifies as it is)."""
+    shutil.copytree(artifacts.root, root)
+    return replace(artifacts, root=Path(root))
+
+
+def shared_artifact_set(tmp_path_factory: Any, name: str, **arguments: Any) -> ArtifactSet:
+    """build_artifact_set(..., **arguments) once per test session, even across
+    pytest-xdist workers (they share the session's base folder; a lock orders them)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    root = base / f"artifact-set-{name}"
+    done = base / f"artifact-set-{name}.done"
+    with open(base / f"artifact-set-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.is_file():
+            shutil.rmtree(root, ignore_errors=True)  # what a failed build left
+            build_artifact_set(root, **arguments)
+            done.write_text("built\n")
+    words = words_artifact.read_word_index(root / layout.DERIVED / words_artifact.FILE).words
+    return ArtifactSet(root, arguments.get("settings") or Settings(), words)
+
+
+def real_artifact_set(tmp_path_factory: Any, mirror: Path, until: str = "entropy") -> ArtifactSet:
+    """The real lists (the mirror's bytes) with the workflow's default settings, built
+    once per test session up to `until` ("entropy" is cheap; "openers" takes minutes)."""
+    settings = Settings(
+        n_common=default("commonness", "n_common"),
+        chunk_rows=default("patterns", "chunk_rows"),
+        threads=2,
+    )
+    return shared_artifact_set(
+        tmp_path_factory,
+        f"real-{until}",
+        sources=mirror_sources(mirror),
+        settings=settings,
+        until=until,
+    )

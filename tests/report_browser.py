@@ -1,0 +1,134 @@
+"""Render the Snakemake report in headless Chromium and say what a reader would see.
+
+The slow test in tests/test_report.py runs this on the fixture; run it by hand on a real
+report (Debian: `apt-get install chromium`) and look at the screenshots:
+
+    .venv/bin/python -m tests.report_browser report.html report-shots
+
+It writes report-shots/landing.png and one screenshot per report item, and prints what the
+browser rendered. Chromium runs with no network features; the report needs none.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+# Debian's package; set CHROMIUM to use another build (e.g. /usr/bin/google-chrome).
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+FLAGS = [
+    "--headless",
+    "--no-sandbox",  # root in containers and CI
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--virtual-time-budget=15000",  # let React render and the embedded Tailwind style it
+]
+WINDOW = "1400,900"
+
+# Injected after the report's own scripts: show one item (or the landing page), then record
+# what is on screen in <body data-check="...">, which --dump-dom prints.
+PROBE = """
+<script>
+window.addEventListener("load", function () {
+  const path = %s;
+  function record() {
+    const content = document.querySelector("#app .grow.h-screen");
+    const shown = content ? content.querySelector("img, iframe, .prose") : null;
+    const box = shown ? shown.getBoundingClientRect() : null;
+    document.body.dataset.check = JSON.stringify({
+      tag: shown ? shown.tagName.toLowerCase() : null,
+      src: shown && shown.src ? shown.src.slice(0, 30) : null,
+      top: box ? box.top : null,
+      bottom: box ? box.bottom : null,
+      content: content ? content.innerText : "",
+      menu: document.querySelector("#app").innerText,
+    });
+  }
+  setTimeout(function () {
+    if (path === null) { return setTimeout(record, 500); }
+    app.showResultInfo(path);
+    setTimeout(function () {
+      new ToggleViewManager(app).handleSelectedResult(path);
+      setTimeout(record, 500);
+    }, 300);
+  }, 500);
+});
+</script>
+"""
+
+
+def chromium(*args: str, timeout: float = 120) -> str:
+    """Run headless Chromium with a throwaway profile; its stdout."""
+    # Chromium's helpers may still write to the profile while it is removed.
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+        result = subprocess.run(
+            [str(CHROMIUM), *FLAGS, f"--user-data-dir={profile}", *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    if result.returncode != 0:
+        raise RuntimeError(f"chromium failed ({result.returncode}):\n{result.stderr[-2000:]}")
+    return result.stdout
+
+
+def report_data(report: Path) -> tuple[dict, dict]:
+    """The report's embedded `results` and `categories` (JSON written by Snakemake)."""
+    text = report.read_text()
+    found = {}
+    for name in ("results", "categories"):
+        match = re.search(rf"var {name} = (\{{.*\}});\n", text)
+        assert match, f"{report} embeds no {name}"
+        found[name] = json.loads(match.group(1))
+    return found["results"], found["categories"]
+
+
+def probe(report: Path, path: str | None, folder: Path, png: Path | None = None) -> dict:
+    """Open the report showing `path` (None: the landing page); what the page shows, and a
+    screenshot when `png` is given."""
+    page = folder / f".probe-{png.stem if png else 'page'}.html"
+    head, tail = report.read_text().rsplit("</body>", 1)  # embedded scripts quote "</body>"
+    page.write_text(head + PROBE % json.dumps(path) + "</body>" + tail)
+    dom = chromium("--dump-dom", f"--window-size={WINDOW}", page.as_uri())
+    match = re.search(r'<body[^>]* data-check="([^"]*)"', dom)
+    if png is not None:
+        chromium(f"--screenshot={png}", f"--window-size={WINDOW}", page.as_uri())
+    page.unlink()
+    if match is None:
+        raise AssertionError(f"the report did not render {path or 'its landing page'}")
+    return json.loads(html.unescape(match.group(1)))
+
+
+def check_report(report: Path, folder: Path) -> dict[str, dict]:
+    """Screenshots of the landing page and of every item into `folder`; what each showed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    results, _ = report_data(report)
+    shown = {"landing": probe(report, None, folder, folder / "landing.png")}
+    for path in sorted(results):
+        shown[path] = probe(report, path, folder, folder / f"{Path(path).stem}.png")
+    return shown
+
+
+def main(argv: list[str]) -> int:
+    report, folder = Path(argv[0]), Path(argv[1] if len(argv) > 1 else "report-shots")
+    for name, seen in check_report(report, folder).items():
+        where = f"from {seen['top']} to {seen['bottom']} px"
+        print(f"{name}: <{seen['tag']}> {seen['src'] or ''} {where}")
+    print(f"screenshots in {folder}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,188 @@
+"""wordle-assist reads only through the artifact layer: a missing, damaged, unsealed or
+stale artifact is one line naming it (exit 1), never a wrong answer; and on the real
+lists, when they are built, the opener list agrees with the stored results."""
+
+from __future__ import annotations
+
+import io
+import math
+import shutil
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline.artifacts import optimal
+from pipeline.commands.assistant import main
+from pipeline.commands.assistant_data import BENCHMARKED, load
+from pipeline.commands.assistant_game import SOURCES, Advisor
+from pipeline.stages.build_word_index import build_word_index
+from tests.artifact_set import write_raw_inputs
+from tests.assistant_fixture import ANSWERS, built_data
+from tests.conftest import REPO
+from tests.naive import feedback
+from tests.naive_advice import colours_of
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory) -> tuple[Path, Path]:
+    return built_data(tmp_path_factory)
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+def flip_a_bit(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    path.write_bytes(bytes(data))
+
+
+def damage(target: Path, how: str) -> None:
+    if how == "flip":
+        flip_a_bit(target)
+    elif how == "truncate":
+        target.write_bytes(target.read_bytes()[:-3])
+    elif target.is_dir():
+        shutil.rmtree(target)
+    else:
+        target.unlink()
+
+
+TURNS = ["nanny", "BBBBB"]
+
+
+@pytest.mark.parametrize(
+    ("victim", "how", "argv", "named"),
+    [
+        ("words.parquet", "delete", [], "words.parquet is missing: run the pipeline"),
+        ("words.parquet", "truncate", [], "words.parquet: damaged or replaced"),
+        ("entropy.parquet", "delete", [], "entropy.parquet is missing: run the pipeline"),
+        ("entropy.parquet", "flip", TURNS, "entropy.parquet: damaged or replaced"),
+        ("entropy.parquet.seal.json", "delete", [], "entropy.parquet: has no seal"),
+        ("score_model.parquet", "delete", [], "score_model.parquet is missing: run the"),
+        ("score_model.parquet", "flip", TURNS, "score_model.parquet: damaged or replaced"),
+        ("benchmark_summary.parquet", "flip", [], "benchmark_summary.parquet: damaged"),
+        ("pattern_distribution.parquet", "delete", TURNS, "pattern_distribution.parquet is"),
+        ("pattern_distribution.parquet", "flip", [], "pattern_distribution.parquet: damaged"),
+        ("optimal_openers.parquet", "flip", [], "optimal_openers.parquet: damaged"),
+        ("optimal_trees.parquet", "flip", ["slate", "BBYBB"], "optimal_trees.parquet: damaged"),
+        ("optimal_trees.parquet", "delete", ["slate", "BBYBB"], None),  # estimates instead
+    ],
+)
+def test_missing_or_damaged_artifacts_are_named(
+    folders, tmp_path, capsys, victim, how, argv, named
+):
+    copy = tmp_path / "derived"
+    shutil.copytree(folders[1], copy)
+    damage(copy / victim, how)
+    code, out, err = run(capsys, *argv, "--data", str(copy))
+    if named is None:
+        assert code == 0 and "model" in out
+        return
+    assert (code, out) == (1, "")
+    assert named in err, err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("wordle-assist: ")
+
+
+@pytest.mark.parametrize(
+    ("victim", "how", "named"),
+    [
+        ("patterns", "delete", "index.json is missing: run the pipeline"),
+        ("patterns/chunk-0002.npy.zst", "delete", "chunk-0002.npy.zst: chunk 2 is missing"),
+        ("patterns/chunk-0001.npy.zst", "flip", "chunk-0001.npy.zst: chunk 1 is altered"),
+    ],
+)
+def test_play_reads_the_checked_matrix(folders, tmp_path, capsys, monkeypatch, victim, how, named):
+    """A session reads the stored guess x answer matrix at start-up: every chunk checked."""
+    copy = tmp_path / "derived"
+    shutil.copytree(folders[0], copy)
+    damage(copy / victim, how)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    code, out, err = run(capsys, "play", "--data", str(copy))
+    assert (code, out) == (1, "")
+    assert named in err and len(err.strip().splitlines()) == 1
+
+
+def test_stale_artifacts_are_refused(folders, tmp_path, capsys):
+    """A new word index (one answer fewer): every artifact built from the old one is
+    stale, and named."""
+    root = tmp_path / "set"
+    source = folders[0].parent.parent
+    assert (source / "data" / "raw").is_dir()  # an artifact set's root, nothing bigger
+    shutil.copytree(source, root)
+    derived = root / "data" / "derived"
+    raw = write_raw_inputs(
+        root / "data" / "raw",
+        {
+            "allowed": (root / "data" / "raw" / "allowed.txt").read_bytes(),
+            "answers": "\n".join(ANSWERS[:-1]).encode(),
+        },
+    )
+    build_word_index(
+        allowed=raw["allowed"], answers=raw["answers"], words=derived / "words.parquet"
+    )
+    code, _, err = run(capsys, "--data", str(derived))
+    assert code == 1
+    assert "entropy.parquet: stale (built from another" in err and "words.parquet" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+# --------------------------------------------------------------------------- the real data
+
+REAL = REPO / "data" / "derived"
+REAL_FILES = ("words.parquet", "entropy.parquet", "pattern_distribution.parquet",
+              "benchmark_summary.parquet", "score_model.parquet")  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def real() -> Path:
+    """This checkout's built real artifacts (the README's first command builds them)."""
+    if not all((REAL / name).is_file() for name in REAL_FILES):
+        pytest.skip("the real artifacts are not built in data/derived")
+    return REAL
+
+
+def test_real_openers_agree_with_the_opener_benchmark_and_optimal_results(real):
+    """Every benchmarked opener carries its measured mean, every opener with a stored tree
+    its tree's mean, and the list keeps their order; the issue's complaint (soare and
+    roate above salet and crate) is gone."""
+    advisor = Advisor(load(real), top=60)
+    table = advisor.table(advisor.states([])[0])
+    words = advisor.data.index.words
+    listed = [words[table.guesses[p]] for p in table.order]
+    summary = pq.read_table(real / "benchmark_summary.parquet").to_pylist()
+    bench: dict[str, float] = {}
+    for row in summary:
+        if row["strategy"] in BENCHMARKED[False] and not row["capped"]:
+            bench[row["opener"]] = min(row["mean_guesses"], bench.get(row["opener"], math.inf))
+    trees: dict[str, float] = {}
+    if (real / optimal.OPENERS_FILE).is_file():
+        for row in pq.read_table(real / optimal.OPENERS_FILE).to_pylist():
+            if row["mode"] == "normal" and row["mean_guesses"] is not None:
+                trees[row["opener"]] = row["mean_guesses"]
+    for kind, name in ((trees, "optimal"), (bench, "benchmark")):
+        mine = [w for w in listed if w in kind and (name == "optimal" or w not in trees)]
+        assert [kind[w] for w in mine] == sorted(kind[w] for w in mine)
+        for word in mine:
+            position = words.index(word)
+            assert SOURCES[table.source[position]] == name
+            assert table.scores.expected[position] == pytest.approx(kind[word], abs=1e-12)
+    if "salet" in listed and "soare" in listed:
+        assert listed.index("salet") < listed.index("soare")
+    assert listed.index("crate") < 10 and listed.index("salet") < 10
+
+
+def test_real_tarse_bybbg_candidates_and_best(real):
+    advisor = Advisor(load(real), top=3)
+    words = advisor.data.index.words
+    answers = advisor.data.index.answers
+    states = advisor.states(advisor.turns([("tarse", "BYBBG")]))
+    left = [a for a in answers if colours_of(feedback("tarse", a), 5) == "BYBBG"]
+    assert [words[c] for c in states[1].candidates] == left
+    table = advisor.table(states[1])
+    assert table.scores.expected[table.order[0]] <= table.scores.expected.min() + 1e-9

@@ -1,0 +1,176 @@
+"""pipeline.kernels.second_guess: the best second guess per bucket against brute force.
+
+The searches prune with the letter-group bound and keep short tie lists; neither may
+change a winner. Each is checked bucket by bucket against tests/naive.py (every word
+scored by its entropy over the bucket, then the tie rule), with the bound off, with tie
+lists of one entry, and against the plain rescoring that decides when a tie list
+overflows. (Counted scores are integers: distinct partitions lie far further apart than
+the tolerance, so only the weighted search's lists overflow on real word lists.)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from pipeline.core.wordle import encode_words
+from pipeline.kernels import second_guess
+from pipeline.kernels.feedback import feedback_matrix
+from pipeline.kernels.partition import bucket_layout
+from pipeline.kernels.second_guess import CountSearch, letter_groups, weighted_winner
+from tests.artifact_set import OPENER_ANSWERS, OPENER_GUESSES
+from tests.naive import best_second_guess, reply_groups
+
+
+@pytest.fixture(scope="module")
+def small() -> dict:
+    words = sorted(set(OPENER_GUESSES + OPENER_ANSWERS))
+    encoded = encode_words(words)
+    answer_rows = np.array([words.index(a) for a in sorted(OPENER_ANSWERS)], dtype=np.int64)
+    return {
+        "words": words,
+        "answers": sorted(OPENER_ANSWERS),
+        "encoded": encoded,
+        "answer_rows": answer_rows,
+        "matrix": feedback_matrix(encoded, encoded[answer_rows]),
+    }
+
+
+@pytest.fixture
+def rescores(monkeypatch) -> list:
+    """Records every call of the plain rescoring (a tie list overflowed)."""
+    calls: list = []
+    original = second_guess._rescore
+    monkeypatch.setattr(second_guess, "_rescore", lambda *args: calls.append(1) or original(*args))
+    return calls
+
+
+def test_count_search_equals_brute_force_with_and_without_the_bound(small):
+    words, matrix, answer_rows = small["words"], small["matrix"], small["answer_rows"]
+    bounded = CountSearch(matrix, answer_rows, small["encoded"])
+    plain = CountSearch(matrix, answer_rows, small["encoded"], use_bound=False)
+    table = bounded.table
+    weight = {a: 1.0 for a in small["answers"]}
+    ties: Counter[str] = Counter()
+    checked = 0
+    for opener in range(matrix.shape[0]):
+        columns, starts, _ = bucket_layout(matrix[opener])
+        fast = bounded.winners(columns, starts)
+        slow = plain.winners(columns, starts)
+        squeezed = bounded.winners(columns, starts, records=1)
+        for name in ("winners", "in_bucket", "best_s"):
+            assert np.array_equal(getattr(fast, name), getattr(slow, name)), (opener, name)
+            assert np.array_equal(getattr(fast, name), getattr(squeezed, name)), (opener, name)
+        for b in range(starts.size - 1):
+            bucket = columns[starts[b] : starts[b + 1]]
+            members = [words[answer_rows[c]] for c in bucket]
+            second, score, decided = best_second_guess(words, members, weight)
+            ties.update(decided)
+            assert words[fast.winners[b]] == second, (words[opener], members)
+            # the fallback for an overflowing tie list picks the same guess
+            rows = answer_rows[bucket]
+            assert second_guess._rescore(matrix[:, bucket], rows) == (
+                fast.winners[b],
+                fast.in_bucket[b],
+            )
+            assert bool(fast.in_bucket[b]) == (second in members)
+            # best_s is the winner's fixed-point S over the bucket
+            sizes = [len(g) for g in reply_groups(second, members).values()]
+            assert fast.best_s[b] == int(table.values[sizes].sum())
+            n = len(members)
+            assert math.log2(n) - fast.best_s[b] / (n * table.scale) == pytest.approx(
+                score, abs=1e-9
+            )
+            checked += 1
+    assert checked == 617  # every (opener, reply) of the 56 words over the 24 answers
+    # The lists really exercise both tie rules.
+    assert ties["candidate_beats_earlier_word"] > 0
+    assert ties["earlier_word_among_non_candidates"] > 0
+
+
+def test_count_search_over_a_subset_of_answers(small):
+    """The solver's look-ahead searches the buckets of a node's answers only."""
+    words, matrix, answer_rows = small["words"], small["matrix"], small["answer_rows"]
+    search = CountSearch(matrix, answer_rows, small["encoded"])
+    node = np.arange(0, matrix.shape[1], 2)  # every other answer
+    weight = {a: 1.0 for a in small["answers"]}
+    for guess in (0, 17, len(words) - 1):
+        order, starts, _ = bucket_layout(matrix[guess, node])
+        found = search.winners(node[order], starts)
+        for b in range(starts.size - 1):
+            members = [words[answer_rows[c]] for c in node[order[starts[b] : starts[b + 1]]]]
+            assert words[found.winners[b]] == best_second_guess(words, members, weight)[0]
+
+
+def test_count_search_refuses_a_matrix_of_other_words(small):
+    matrix, answer_rows, encoded = small["matrix"], small["answer_rows"], small["encoded"]
+    with pytest.raises(ValueError, match="does not match the answers"):
+        CountSearch(matrix[:, :-1], answer_rows, encoded)
+    with pytest.raises(ValueError, match="words for a matrix"):
+        CountSearch(matrix, answer_rows, encoded[:-1])
+    with pytest.raises(ValueError, match="does not match the words"):
+        CountSearch(matrix[::-1], answer_rows, encoded)  # a transposed or shuffled read
+
+
+@pytest.mark.parametrize("records", [4, 1])
+def test_weighted_winner_with_extreme_weights_equals_brute_force(small, rescores, records):
+    """Every word a candidate, weighted. Near-zero weights make a perfect split no better
+    than others within the tolerance (no early stop); records=1 forces the rescoring."""
+    words, encoded = small["words"], small["encoded"]
+    weights = np.array([1e-12 if i % 3 == 0 else 1.0 + i / 7 for i in range(len(words))])
+    weight = dict(zip(words, weights.tolist(), strict=True))
+    groups = letter_groups(encoded, encoded)
+    checked = 0
+    for opener in ("salet", "crazy", "xylyl"):
+        row = feedback_matrix(encoded[[words.index(opener)]], encoded)[0]
+        ids_sorted, starts, _ = bucket_layout(row)
+        for b in range(starts.size - 1):
+            ids = ids_sorted[starts[b] : starts[b + 1]]
+            if ids.size < 2:
+                continue
+            winner, in_bucket = weighted_winner(encoded, groups, ids, weights[ids], records=records)
+            members = [words[i] for i in ids]
+            second, _, _ = best_second_guess(words, members, weight)
+            assert (words[winner], in_bucket) == (second, second in members), (opener, members)
+            checked += 1
+    assert checked > 20
+    if records == 1:
+        assert rescores  # the tie lists overflowed and the rescoring decided
+
+
+def test_weighted_winner_with_uniform_weights_matches_counting(small):
+    """Uniform weights over every word: the weighted search picks what the count search
+    picks when every word is an answer."""
+    words, encoded = small["words"], small["encoded"]
+    everyone = np.arange(len(words), dtype=np.int64)
+    search = CountSearch(feedback_matrix(encoded, encoded), everyone, encoded)
+    groups = letter_groups(encoded, encoded)
+    row = feedback_matrix(encoded[[words.index("react")]], encoded)[0]
+    ids, starts, _ = bucket_layout(row)
+    counted = search.winners(ids, starts)
+    for b in range(starts.size - 1):
+        bucket = ids[starts[b] : starts[b + 1]]
+        winner, in_bucket = weighted_winner(encoded, groups, bucket, np.ones(bucket.size))
+        assert (winner, in_bucket) == (counted.winners[b], counted.in_bucket[b])
+
+
+def test_letter_groups_are_each_letter_and_its_positions():
+    words = ["sissy", "abate", "mamma", "quiet", "eerie"]
+    candidates = ["sassy", "eerie", "cigar"]
+    groups = letter_groups(encode_words(words), encode_words(candidates))
+    n_groups = groups.group_letter.size
+    for g, word in enumerate(words):
+        ids = [int(k) for k in groups.guess_groups[g] if k < n_groups]
+        got = {(chr(97 + groups.group_letter[k]), int(groups.group_mask[k])) for k in ids}
+        expected = {(x, sum(1 << i for i, y in enumerate(word) if y == x)) for x in set(word)}
+        assert got == expected, word
+        assert all(groups.group_size[k] == bin(groups.group_mask[k]).count("1") for k in ids)
+    for c, word in enumerate(candidates):
+        letters = [chr(97 + x) for x in groups.cand_letters[c] if x >= 0]
+        assert letters == sorted(set(word))
+        for j, x in enumerate(letters):
+            positions = sum(1 << i for i, y in enumerate(word) if y == x)
+            assert groups.cand_cells[c, j] == positions * 6 + word.count(x)

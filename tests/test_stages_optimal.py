@@ -1,0 +1,141 @@
+"""pipeline.stages.solve_optimal and merge_optimal on the fixture's artifact set: the
+stored trees are valid and optimal (a brute-force minimum over all trees), the merge is
+deterministic, and bad openers are one-line errors."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pyarrow.compute as pc
+import pytest
+
+from pipeline.analysis.optimal_tables import select_openers, subtree_sums
+from pipeline.artifacts import optimal as store
+from pipeline.artifacts.words import read_word_index
+from pipeline.core.errors import PipelineError
+from pipeline.kernels.optimal_search import TREE_FIELDS
+from pipeline.stages.merge_optimal import merge_optimal
+from pipeline.stages.solve_optimal import solve_optimal
+from tests.artifact_set import optimal_jobs, shared_artifact_set
+from tests.test_optimal_search import BruteForce
+from tests.tree_check import check_tree
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory):
+    return shared_artifact_set(tmp_path_factory, "fixture")
+
+
+def tree_arrays(tree) -> dict[str, np.ndarray]:
+    """A stored tree as the arrays tests/tree_check.py reads (-1 for the root's nulls)."""
+    columns = {
+        "node_id": tree["node_id"],
+        "parent_id": tree["parent_id"].fill_null(-1),
+        "pattern": tree["pattern_id"].fill_null(-1),
+        "guess": tree["guess_id"],
+        "n_answers": tree["n_answers"],
+        "depth": tree["depth"],
+    }
+    return {name: columns[name].to_numpy() for name in TREE_FIELDS}
+
+
+def test_every_stored_tree_is_valid_and_totals_its_row(artifacts):
+    rows = store.read_openers(artifacts.optimal_openers).to_pylist()
+    words = list(artifacts.words_list)
+    answers = sorted(_answers(artifacts))
+    assert {(r["mode"], r["opener"]) for r in rows} == set(optimal_jobs(artifacts))
+    assert len(rows) == 2 * 20  # the default: top 20 of the ranking, both modes
+    for row in rows:
+        tree = store.read_tree(artifacts.optimal_trees, row["mode"], row["opener"])
+        total = check_tree(
+            tree_arrays(tree), words, answers, hard=row["mode"] == "hard", max_guesses=6
+        )
+        assert row["proven"] and total == row["total_guesses"]
+        assert row["lower_bound"] == row["upper_bound"] == total
+        assert row["mean_guesses"] == total / len(answers)
+        assert sum(row[f"n_{k}"] for k in range(1, 7)) == len(answers)
+        assert row["max_guesses"] == max(tree["depth"].to_pylist())
+        assert tree["guess"][0].as_py() == row["opener"]
+        assert tree["guesses_to_finish"][0].as_py() == total
+        assert row["deepest_answer"] in answers
+
+
+def _answers(artifacts) -> tuple[str, ...]:
+    return read_word_index(artifacts.words).answers
+
+
+def test_totals_equal_a_brute_force_minimum(artifacts):
+    words = list(artifacts.words_list)
+    answers = sorted(_answers(artifacts))
+    table = store.read_openers(artifacts.optimal_openers)
+    for hard in (False, True):
+        brute = BruteForce(words, answers, hard)
+        mode = table.filter(pc.equal(table["mode"], "hard" if hard else "normal")).to_pylist()
+        for row in mode:
+            assert row["total_guesses"] == brute.opener(row["opener_id"], 6), row
+
+
+def test_guesses_to_finish_sums_each_subtree():
+    parent = np.array([-1, 0, 1, 1, 0])
+    n_answers = np.array([5, 3, 1, 1, 1])
+    assert subtree_sums(parent, n_answers).tolist() == [11, 5, 1, 1, 1]
+
+
+def test_an_opener_without_a_tree_in_time_is_a_proven_null_row(artifacts, tmp_path):
+    paths = {"summary": tmp_path / "s.parquet", "tree": tmp_path / "t.parquet"}
+    opener = artifacts.words_list[0]
+    solve_optimal(
+        words=artifacts.words, patterns=artifacts.matrix(), mode="hard", opener=opener,
+        max_guesses=2, **paths,
+    )  # fmt: skip
+    (row,) = store.read_part_summary(paths["summary"]).to_pylist()
+    assert row["proven"] and row["total_guesses"] is None and row["mean_guesses"] is None
+    assert "no tree wins every answer within 2 guesses" in row["reason"]
+    assert store.read_part_tree(paths["tree"]).num_rows == 0
+
+
+def merge_into(artifacts, folder: Path, jobs) -> tuple[bytes, bytes]:
+    folder.mkdir()
+    out = {"optimal_openers": folder / "o.parquet", "optimal_trees": folder / "t.parquet"}
+    merge_optimal(
+        words=artifacts.words,
+        summaries=[artifacts.optimal_part(m, o, "summary") for m, o in jobs],
+        trees=[artifacts.optimal_part(m, o, "tree") for m, o in jobs],
+        **out,
+    )
+    return out["optimal_openers"].read_bytes(), out["optimal_trees"].read_bytes()
+
+
+def test_the_merge_is_deterministic_bytes_in_any_part_order(artifacts, tmp_path):
+    jobs = optimal_jobs(artifacts)
+    shuffled = jobs[:]
+    random.Random(5).shuffle(shuffled)
+    first = merge_into(artifacts, tmp_path / "a", jobs)
+    assert merge_into(artifacts, tmp_path / "b", shuffled) == first
+    assert first == (artifacts.optimal_openers.read_bytes(), artifacts.optimal_trees.read_bytes())
+    table = store.read_openers(artifacts.optimal_openers)
+    keys = list(zip(table["mode"].to_pylist(), table["opener"].to_pylist(), strict=True))
+    assert keys == sorted(keys)
+
+
+def test_one_row_group_per_tree(artifacts):
+    handle = store.parquet.open_file(artifacts.optimal_trees, store.TREES_SCHEMA)
+    assert handle.metadata.num_row_groups == len(optimal_jobs(artifacts))
+    mode, opener = optimal_jobs(artifacts)[-1]
+    tree = store.read_tree(artifacts.optimal_trees, mode, opener)
+    assert set(tree["opener"].to_pylist()) == {opener} and tree["node_id"][0].as_py() == 0
+
+
+def test_an_unknown_opener_is_a_config_error(artifacts, tmp_path):
+    words = artifacts.words_list
+    with pytest.raises(PipelineError, match=r"^config: optimal\.openers: 'xyzzy' is not a word"):
+        select_openers(words, [0, 1], 2, ["xyzzy"])
+    assert select_openers(words, [3, 1], 2, [words[1], words[0]]) == [words[3], words[1], words[0]]
+    assert select_openers(words, [], "all", []) == list(words)
+    with pytest.raises(PipelineError, match=r"^config: optimal\.openers: 'xyzzy'"):
+        solve_optimal(
+            words=artifacts.words, patterns=artifacts.matrix(), mode="normal", opener="xyzzy",
+            max_guesses=6, summary=tmp_path / "s.parquet", tree=tmp_path / "t.parquet",
+        )  # fmt: skip

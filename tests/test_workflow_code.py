@@ -1,0 +1,176 @@
+"""Rules and code: the one contract between a rule and its stage, and code changes that
+rerun exactly the rules whose stage imports the changed module."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import modulefinder
+import re
+import shutil
+import typing
+from pathlib import Path
+
+import pytest
+
+from pipeline import dag
+from tests.conftest import REPO
+from tests.workflow_helpers import clone_checkout, planned_jobs, snakemake
+
+SCRIPTS = REPO / "workflow" / "scripts"
+MODULES = sorted(path.relative_to(REPO).as_posix() for path in (REPO / "pipeline").rglob("*.py"))
+
+
+def script_stage(script: Path) -> tuple[str, str]:
+    """(stage module, stage function) a rule's script hands its job to."""
+    text = script.read_text()
+    found = re.search(r"^from (pipeline\.stages\.(?!adapter)\w+) import (\w+)$", text, re.M)
+    assert found, f"{script} imports no stage"
+    assert f"run_stage(snakemake, {found.group(2)})" in text, f"{script} does not run it"
+    return found.group(1), found.group(2)
+
+
+@functools.cache
+def rule_stages() -> dict[str, tuple[str, str]]:
+    """Rule name -> (stage module, stage function) its script runs."""
+    return {name: script_stage(script) for name, *_, script in workflow_rules()}
+
+
+def modulefinder_closure(module: str) -> set[str]:
+    """The package modules `module` imports, by Python's own modulefinder (an independent
+    reading of the same source: it follows imports inside functions too)."""
+    finder = modulefinder.ModuleFinder(path=[str(REPO)])
+    finder.import_hook(module)  # as `import module` does: its packages, then the module
+    return {name for name in finder.modules if name.split(".")[0] == "pipeline"}
+
+
+def closure_files(module: str) -> set[str]:
+    files = set()
+    for name in modulefinder_closure(module):
+        base = REPO / name.replace(".", "/")
+        path = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+        files.add(path.relative_to(REPO).as_posix())
+    return files
+
+
+def workflow_rules():
+    """The parsed workflow's rules, through Snakemake's own API."""
+    from snakemake.api import SnakemakeApi
+    from snakemake.settings.types import (
+        ConfigSettings,
+        OutputSettings,
+        ResourceSettings,
+        StorageSettings,
+    )
+
+    with SnakemakeApi(OutputSettings(quiet={"all"})) as api:
+        workflow = api.workflow(
+            resource_settings=ResourceSettings(cores=2),
+            config_settings=ConfigSettings(),
+            storage_settings=StorageSettings(),
+            snakefile=REPO / "Snakefile",
+            workdir=REPO,
+        )._workflow
+        return [
+            (
+                rule.name,
+                set(rule.input._names),
+                set(rule.output._names),
+                set(rule.params._names),
+                (Path(rule.snakefile).parent / rule.script).resolve(),
+            )
+            for rule in workflow.rules
+            if rule.script
+        ]
+
+
+def test_every_rule_hands_exactly_its_named_files_and_params_to_its_stage():
+    scripts = set()
+    for name, inputs, outputs, params, script in workflow_rules():
+        module_name, function_name = script_stage(script)
+        scripts.add(script)
+        stage = getattr(__import__(module_name, fromlist=[function_name]), function_name)
+        signature = inspect.signature(stage)
+        assert inputs | outputs | params == set(signature.parameters) - {"threads"}, name
+        assert all(p.kind is p.KEYWORD_ONLY for p in signature.parameters.values()), name
+        assert typing.get_type_hints(stage)["return"] is type(None), name
+    assert scripts == set(SCRIPTS.glob("*.py")), "a script no rule runs"
+
+
+def test_code_inputs_are_each_stages_import_closure():
+    for module, _ in set(rule_stages().values()):
+        computed = set(dag.import_closure(REPO, module))
+        assert computed == modulefinder_closure(module), module
+        inputs = dag.code_inputs(REPO, module, REPO)
+        assert set(inputs) == closure_files(module)
+        assert not any(Path(path).is_absolute() for path in inputs)
+
+
+@functools.cache
+def consumers(checkout: Path) -> dict[str, set[str]]:
+    """Rule -> the rules that read its outputs, from Snakemake's rule graph of a built
+    checkout (where the word index checkpoint has run, so every rule is known)."""
+    dot = snakemake(checkout, "--rulegraph").stdout
+    names = dict(re.findall(r"^\s*(\d+)\[label = \"(\w+)\"", dot, flags=re.M))
+    graph: dict[str, set[str]] = {name: set() for name in names.values()}
+    for source, target in re.findall(r"^\s*(\d+) -> (\d+)$", dot, flags=re.M):
+        graph[names[source]].add(names[target])
+    return graph
+
+
+def downstream(graph: dict[str, set[str]], rules: set[str]) -> set[str]:
+    """`rules` and every rule that reads what they write, directly or not."""
+    seen, todo = set(rules), list(rules)
+    while todo:
+        for consumer in graph.get(todo.pop(), set()) - seen:
+            seen.add(consumer)
+            todo.append(consumer)
+    return seen
+
+
+CHECKPOINTS = ("build_word_index", "merge_opener_rankings")
+CHECKPOINT_JOBS = {"solve_optimal", "merge_optimal"}  # planned from the opener ranking
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module", MODULES)
+def test_editing_a_module_reruns_exactly_the_rules_that_import_it(built, tmp_path, module):
+    """The rules whose stage imports the module rerun, then what reads their outputs,
+    and nothing else (Snakemake cannot know a rebuilt file comes out the same). When a
+    checkpoint (the word index, the opener ranking that names the optimal jobs) reruns,
+    the jobs that wait for it are planned once it has run: the dry run shows the
+    checkpoint and no job outside the expected ones."""
+    checkout = clone_checkout(built, tmp_path / "c")
+    path = checkout / module
+    original = path.read_bytes()
+    path.write_bytes(original + b"\n# edited by a test\n")
+    direct = {rule for rule, (stage, _) in rule_stages().items() if module in closure_files(stage)}
+    graph = consumers(built)
+    expected = downstream(graph, direct) - {"all"}
+    if "merge_opener_rankings" in expected:  # the jobs it names wait for it, not a file
+        expected |= downstream(graph, CHECKPOINT_JOBS) - {"all"}
+    jobs = set(planned_jobs(checkout))
+    for checkpoint in CHECKPOINTS:  # in the order they run
+        if checkpoint in expected:
+            assert checkpoint in jobs and jobs <= expected
+            return
+    assert jobs == expected
+
+
+@pytest.mark.slow
+def test_rewriting_code_with_the_same_bytes_reruns_nothing(built, tmp_path):
+    """A checkout, a `git checkout` or an editor's save gives newer files with the same
+    bytes: Snakemake compares their checksums, so nothing reruns."""
+    checkout = clone_checkout(built, tmp_path / "c")
+    for path in (checkout / "pipeline").rglob("*.py"):
+        path.write_bytes(path.read_bytes())
+    assert planned_jobs(checkout) == {}
+
+
+@pytest.mark.slow
+def test_moving_the_checkout_reruns_nothing(built, tmp_path):
+    checkout = clone_checkout(built, tmp_path / "here" / "c")
+    moved = tmp_path / "elsewhere" / "deeper" / "c"
+    moved.parent.mkdir(parents=True)
+    shutil.move(str(checkout), str(moved))
+    assert planned_jobs(moved) == {}

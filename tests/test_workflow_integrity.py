@@ -1,0 +1,112 @@
+"""Damaged, foreign and stale artifacts, through `snakemake` itself: a plain rerun moves
+them aside and rebuilds them from their own inputs; it never builds on them, and the
+data package is never rewritten around them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+
+from pipeline.artifacts.seal import seal_path
+from tests.workflow_helpers import (
+    artifact_files,
+    clone_checkout,
+    make_checkout,
+    planned_jobs,
+    read_config,
+    snakemake,
+    write_config,
+)
+
+pytestmark = pytest.mark.slow
+
+# (file under data/, damage). Every artifact type gets one damage; all kinds are covered.
+CASES = [
+    ("raw/answers.txt", "flip"),
+    ("raw/allowed.txt", "foreign"),
+    ("derived/words.parquet", "foreign"),
+    ("derived/words.parquet", "foreign with its seal"),
+    ("derived/commonness.parquet", "truncate"),
+    ("derived/patterns/chunk-0001.npy.zst", "flip"),
+    ("derived/patterns/chunk-0002.npy.zst", "delete"),
+    ("derived/patterns/index.json", "foreign with its seal"),
+    ("derived/entropy.parquet", "flip"),
+    ("derived/pattern_distribution.parquet", "truncate"),
+    ("work/opener_parts/answers-0.parquet", "flip"),
+    ("derived/openers.parquet", "foreign"),
+    ("derived/second_guesses.parquet", "delete"),
+    ("derived/benchmark_games.parquet", "flip"),
+    ("derived/benchmark_summary.parquet", "truncate"),
+    ("derived/score_model.parquet", "foreign with its seal"),
+    ("derived/plots/guess-distribution.png", "flip"),
+    ("derived/datapackage.json", "truncate"),
+    ("derived/entropy.parquet.seal.json", "delete"),
+    ("derived/commonness.parquet.seal.json", "flip"),
+]
+
+
+@pytest.fixture(scope="session")
+def built_other(tmp_path_factory) -> Path:
+    """The artifacts of another word list, for foreign-but-valid files."""
+    root = tmp_path_factory.getbasetemp().parent
+    checkout = root / "built-other"
+    with FileLock(str(root / "built-other.lock")):
+        if not (checkout / "data" / "derived" / "datapackage.json").is_file():
+            shutil.rmtree(checkout, ignore_errors=True)
+            make_checkout(checkout)
+            config = read_config(checkout)
+            config["sources"]["allowed"]["mirror_path"] = "other.txt"
+            write_config(checkout, config)
+            words = (checkout / "mirror" / "allowed.txt").read_text().split("\n")
+            (checkout / "mirror" / "other.txt").write_text("\n".join([*words[:-3], "zebra"]))
+            snakemake(checkout)
+    return checkout
+
+
+def damage(path: Path, kind: str, other: Path) -> None:
+    data = path.read_bytes()
+    if kind == "flip":
+        at = min(60, len(data) // 2)
+        path.write_bytes(data[:at] + bytes([data[at] ^ 0x04]) + data[at + 1 :])
+    elif kind == "truncate":
+        path.write_bytes(data[: len(data) // 2])
+    elif kind == "delete":
+        path.unlink()
+    else:
+        shutil.copy2(other, path)
+        if kind == "foreign with its seal":
+            shutil.copy2(seal_path(other), seal_path(path))
+
+
+@pytest.mark.parametrize(("victim", "kind"), CASES, ids=[f"{v}-{k}" for v, k in CASES])
+def test_a_plain_rerun_rebuilds_a_damaged_file_from_its_own_inputs(
+    built, built_other, tmp_path, victim, kind
+):
+    checkout = clone_checkout(built, tmp_path / "c")
+    path = checkout / "data" / victim
+    damage(path, kind, built_other / "data" / victim)
+    result = snakemake(checkout)
+    if kind != "delete":
+        named = path if not victim.endswith(".seal.json") else Path(str(path)[: -len(".seal.json")])
+        assert f"wordle: {named.relative_to(checkout)}" in result.stderr
+    files = artifact_files(checkout)
+    rebuilt = {name: data for name, data in files.items() if not name.endswith(".damaged")}
+    assert rebuilt == artifact_files(built)
+    assert planned_jobs(checkout) == {}
+
+
+def test_a_running_workflow_is_left_alone(built, tmp_path):
+    """While another run holds the working directory, nothing is moved: its jobs may be
+    between writing a file and its seal."""
+    checkout = clone_checkout(built, tmp_path / "c")
+    path = checkout / "data" / "derived" / "entropy.parquet"
+    path.write_bytes(path.read_bytes()[:-10])
+    locks = checkout / ".snakemake" / "locks"
+    locks.mkdir(parents=True, exist_ok=True)
+    (locks / "0.input.lock").write_text("held by a test\n")
+    result = snakemake(checkout, "--dry-run", check=False)
+    assert "wordle:" not in result.stderr
+    assert path.exists()

@@ -1,0 +1,166 @@
+"""Running the real workflow on the tiny fixture, in a checkout of its own.
+
+A test checkout holds the workflow's source (Snakefile, workflow/, pipeline/, config.yaml)
+copied from the repository, a fixture mirror and a test config, so tests can edit a
+module, move the checkout or damage its artifacts without touching the repository. The
+code that runs is the installed `pipeline` package; the copied source is what the rules
+list as their code inputs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from tests.conftest import REPO, write_fixture_mirror
+
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+
+# The fixture lists are unpinned stand-ins for the real sources.
+FIXTURE_CONFIG = {
+    "mirror": "mirror",
+    "sources": {
+        "allowed": {
+            "kind": "url",
+            "url": "https://example.invalid/allowed.txt",
+            "sha256": "",
+            "mirror_path": "allowed.txt",
+        },
+        "answers": {
+            "kind": "url",
+            "url": "https://example.invalid/answers.txt",
+            "sha256": "",
+            "mirror_path": "answers.txt",
+        },
+        "frequency": {
+            "kind": "kaggle",
+            "dataset": "owner/dataset",
+            "file": "unigram_freq.csv",
+            "sha256": "",
+            "mirror_path": "unigram_freq.csv",
+        },
+    },
+    "commonness": {"n_common": 5, "width": 10},
+    "patterns": {"chunk_rows": 7},
+}
+
+SOURCE_PARTS = ("Snakefile", "config.yaml", "workflow", "pipeline")
+
+
+def copy_source(destination: Path) -> None:
+    """The workflow's source files (no caches) into `destination`."""
+    destination.mkdir(parents=True, exist_ok=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc")
+    for part in SOURCE_PARTS:
+        source = REPO / part
+        if source.is_dir():
+            shutil.copytree(source, destination / part, ignore=ignore)
+        else:
+            shutil.copy2(source, destination / part)
+
+
+def make_checkout(path: Path, **overrides) -> Path:
+    """A test checkout with the fixture mirror and a test config (FIXTURE_CONFIG updated
+    with `overrides`, top-level keys replaced)."""
+    config = json.loads(json.dumps(FIXTURE_CONFIG))
+    config.update(overrides)
+    copy_source(path)
+    write_fixture_mirror(path / "mirror")
+    write_config(path, config)
+    return path
+
+
+def write_config(checkout: Path, config: dict) -> None:
+    (checkout / "test-config.yaml").write_text(yaml.safe_dump(config))
+
+
+def read_config(checkout: Path) -> dict:
+    return yaml.safe_load((checkout / "test-config.yaml").read_text())
+
+
+def snakemake_command(
+    checkout: Path, *args: str, cores: int = 2, profile: str = "default"
+) -> list[str]:
+    """The workflow in `checkout`, run the README's way with the fixture's config."""
+    return [
+        *SNAKEMAKE,
+        "--workflow-profile",
+        f"workflow/profiles/{profile}",
+        "--configfile",
+        "test-config.yaml",
+        "--cores",
+        str(cores),
+        *args,
+    ]
+
+
+def fixture_env() -> dict[str, str]:
+    """The environment, less a WORDLE_MIRROR that would override the fixture's mirror."""
+    return {key: value for key, value in os.environ.items() if key != "WORDLE_MIRROR"}
+
+
+def snakemake(
+    checkout: Path,
+    *args: str,
+    check: bool = True,
+    cores: int = 2,
+    profile: str = "default",
+    timeout: float | None = None,
+) -> subprocess.CompletedProcess:
+    """Run the workflow; fail the test with Snakemake's output unless it succeeds."""
+    result = subprocess.run(
+        snakemake_command(checkout, *args, cores=cores, profile=profile),
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        env=fixture_env(),
+        check=False,
+        timeout=timeout,
+    )
+    if check and result.returncode != 0:
+        raise AssertionError(f"snakemake failed:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def planned_jobs(checkout: Path, *args: str) -> dict[str, int]:
+    """Rule name -> job count of a dry run ({} when nothing is to be done)."""
+    output = snakemake(checkout, "--dry-run", *args).stdout
+    if "Nothing to be done" in output:
+        return {}
+    table = output.split("Job stats:", 1)[1]
+    rows = re.findall(r"^(\w+)\s+(\d+)$", table.split("\n\n", 1)[0], flags=re.MULTILINE)
+    return {rule: int(count) for rule, count in rows if rule not in ("total", "all")}
+
+
+def clone_checkout(built: Path, path: Path) -> Path:
+    """A copy of a built checkout (artifacts, metadata and times included)."""
+    shutil.copytree(built, path, symlinks=True)
+    return path
+
+
+def artifact_files(checkout: Path) -> dict[str, bytes]:
+    """Every file under data/ of a checkout (relative path -> bytes)."""
+    data = checkout / "data"
+    return {
+        path.relative_to(data).as_posix(): path.read_bytes()
+        for path in sorted(data.rglob("*"))
+        if path.is_file()
+    }
+
+
+def derived_digests(checkout: Path) -> dict[str, str]:
+    """sha256 of every file under data/derived of a checkout, by relative path."""
+    files = artifact_files(checkout)
+    return {
+        name.removeprefix("derived/"): hashlib.sha256(data).hexdigest()
+        for name, data in files.items()
+        if name.startswith("derived/")
+    }
