@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pyarrow as pa
+import pytest
 
 from pipeline.artifacts import optimal
 from pipeline.core.wordle import pattern_string
@@ -155,3 +156,22 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     return status, out, err
+
+
+# The fixtures of the assistant's test modules (registered in tests/conftest.py).
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory) -> tuple[Path, Path]:
+    """(artifacts without optimal files, a copy with the fixture's trees)."""
+    return built_data(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def plain(folders) -> Path:
+    return folders[0]
+
+
+@pytest.fixture(scope="module")
+def trees(folders) -> Path:
+    return folders[1]

@@ -18,6 +18,9 @@ from tests.servers import (
     start_plain_listener,
 )
 
+# fixtures shared by the modules of one part of the suite
+pytest_plugins = ["tests.assistant_fixture"]
+
 REPO = Path(__file__).resolve().parents[1]
 
 

@@ -18,15 +18,10 @@ from pipeline.commands.assistant_data import BENCHMARKED, load
 from pipeline.commands.assistant_game import SOURCES, Advisor
 from pipeline.stages.build_word_index import build_word_index
 from tests.artifact_set import write_raw_inputs
-from tests.assistant_fixture import ANSWERS, built_data
+from tests.assistant_fixture import ANSWERS
 from tests.conftest import REPO
 from tests.naive import feedback
 from tests.naive_advice import colours_of
-
-
-@pytest.fixture(scope="module")
-def folders(tmp_path_factory) -> tuple[Path, Path]:
-    return built_data(tmp_path_factory)
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

@@ -21,28 +21,12 @@ from tests.assistant_fixture import (
     ANSWERS,
     TREE_OPENERS,
     WORDS,
-    built_data,
     consistent,
     curve_points,
     run,
 )
 from tests.naive import feedback, ranks_with_ties
 from tests.naive_advice import expected_guesses, legal
-
-
-@pytest.fixture(scope="module")
-def folders(tmp_path_factory) -> tuple[Path, Path]:
-    return built_data(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def plain(folders) -> Path:
-    return folders[0]
-
-
-@pytest.fixture(scope="module")
-def trees(folders) -> Path:
-    return folders[1]
 
 
 def played(secret: str, *guesses: str) -> list[tuple[str, str]]:

@@ -14,18 +14,7 @@ import pytest
 
 from pipeline.artifacts import optimal
 from pipeline.commands import assistant_data
-from tests.assistant_fixture import ANSWERS, built_data, consistent, run
-
-
-@pytest.fixture(scope="module")
-def folders(tmp_path_factory) -> tuple[Path, Path]:
-    return built_data(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def plain(folders) -> Path:
-    return folders[0]
-
+from tests.assistant_fixture import ANSWERS, consistent, run
 
 # --------------------------------------------------------------------------- input
 
