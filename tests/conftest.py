@@ -8,6 +8,7 @@ import ssl
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.servers import (
@@ -48,6 +49,30 @@ def mirror() -> Path:
     if path is None:
         pytest.skip("no real data mirror (set WORDLE_MIRROR or provide ../shared/wordle-data)")
     return path
+
+
+# One-step entropies (bits, 4 decimals, answers uniform) of some openers on the real
+# lists, checked by the kernel and the entropy stage; the first five are the top five.
+KNOWN_ANSWER_ENTROPY = {
+    "tarse": 5.9490,
+    "tiare": 5.9300,
+    "soare": 5.8852,
+    "roate": 5.8849,
+    "raise": 5.8783,
+    "qajaq": 1.8902,
+}
+
+
+def distinct_random_words(
+    rng: np.random.Generator, n: int, alphabet: str = "abcdeilnorst"
+) -> list[str]:
+    """n distinct 5-letter words over a small alphabet, sorted: many repeated letters and
+    collisions."""
+    words: set[str] = set()
+    letters = np.array(list(alphabet))
+    while len(words) < n:
+        words.add("".join(rng.choice(letters, 5)))
+    return sorted(words)
 
 
 # A tiny but honest fixture: 20 guesses, 8 answers (one of them missing from the allowed

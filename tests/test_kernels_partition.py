@@ -22,6 +22,7 @@ from pipeline.kernels.partition import (
     reply_buckets,
 )
 from tests import naive
+from tests.conftest import KNOWN_ANSWER_ENTROPY
 
 FIELDS = ("entropy", "uniform", "buckets", "largest", "expected")
 
@@ -528,15 +529,6 @@ def test_bucket_stats_against_the_definitions(case):
 
 
 # --- the real lists ---------------------------------------------------------------------
-
-KNOWN_ANSWER_ENTROPY = {
-    "tarse": 5.9490,
-    "tiare": 5.9300,
-    "soare": 5.8852,
-    "roate": 5.8849,
-    "raise": 5.8783,
-    "qajaq": 1.8902,
-}
 
 
 def test_real_entropies(mirror):

@@ -25,23 +25,15 @@ from pipeline.kernels.partition import (
     pattern_entropies,
     reply_buckets,
 )
+from tests.conftest import distinct_random_words
 from tests.naive import entropy_bits, partition_stats
 from tests.naive import feedback_matrix as rules_matrix
-
-
-def random_words(rng: np.random.Generator, n: int, alphabet: str = "abcdeilnorst") -> list[str]:
-    """Distinct 5-letter words over a small alphabet: many repeated letters and collisions."""
-    words: set[str] = set()
-    letters = np.array(list(alphabet))
-    while len(words) < n:
-        words.add("".join(rng.choice(letters, 5)))
-    return sorted(words)
 
 
 @pytest.fixture(scope="module")
 def case() -> dict:
     rng = np.random.default_rng(20240607)
-    words = random_words(rng, 300)
+    words = distinct_random_words(rng, 300)
     encoded = encode_words(words)
     square = feedback_matrix(encoded, encoded)  # [guess, word]
     # weights: every fifth word weighs nothing, so some buckets have no mass

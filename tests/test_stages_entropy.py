@@ -30,6 +30,7 @@ from tests.artifact_set import (
     real_artifact_set,
     write_p_common,
 )
+from tests.conftest import KNOWN_ANSWER_ENTROPY, distinct_random_words
 from tests.naive import bincount_entropies, partition_stats, tie_rule_ranks
 from tests.naive import feedback_matrix as rules_matrix
 from tests.test_analysis_entropy import HAND_ANSWERS, HAND_P, HAND_WORDS, hand_analysis
@@ -173,18 +174,10 @@ def test_a_damaged_chunk_is_named(hand, tmp_path):
 # --- a random list against counting by hand ------------------------------------------------
 
 
-def random_words(rng: np.random.Generator, n: int, alphabet: str = "abcdeilnorst") -> list[str]:
-    words: set[str] = set()
-    letters = np.array(list(alphabet))
-    while len(words) < n:
-        words.add("".join(rng.choice(letters, 5)))
-    return sorted(words)
-
-
 @pytest.fixture(scope="module")
 def random_case(tmp_path_factory):
     rng = np.random.default_rng(20240607)
-    allowed = random_words(rng, 300)
+    allowed = distinct_random_words(rng, 300)
     answers = sorted(rng.choice(allowed, 60, replace=False).tolist())
     counts = dict(zip(allowed, rng.integers(0, 10**6, len(allowed)).tolist(), strict=True))
     return build_artifact_set(
@@ -293,16 +286,6 @@ def test_square_matrix_threads_and_chunking_change_nothing(random_case, tmp_path
 def real(mirror, tmp_path_factory):
     """The real lists through the entropy stage (shared by every test module)."""
     return real_artifact_set(tmp_path_factory, mirror)
-
-
-KNOWN_ANSWER_ENTROPY = {
-    "tarse": 5.9490,
-    "tiare": 5.9300,
-    "soare": 5.8852,
-    "roate": 5.8849,
-    "raise": 5.8783,
-    "qajaq": 1.8902,
-}
 
 
 @pytest.mark.mirror
