@@ -127,6 +127,17 @@ def dataset_download(handle, path=None, **_):
 """
 
 
+def fake_kagglehub(folder: Path, archive_bytes: bytes) -> tuple[Path, dict[str, str]]:
+    """A stand-in kagglehub module under `folder` whose dataset_download returns an
+    archive holding these bytes: (the archive, the environment that makes Python use it)."""
+    (folder / "fake").mkdir()
+    (folder / "fake" / "kagglehub.py").write_text(FAKE_KAGGLEHUB)
+    archive = folder / "cache" / "english-word-frequency.zip"
+    archive.parent.mkdir()
+    archive.write_bytes(archive_bytes)
+    return archive, {"PYTHONPATH": str(folder / "fake"), "FAKE_KAGGLEHUB_RETURNS": str(archive)}
+
+
 def where(name: str, line: int | None) -> str:
     return name if line is None else f"{name}, line {line}"
 

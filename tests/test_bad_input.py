@@ -32,7 +32,6 @@ from pipeline.sources.kaggle import read_archive_member
 from tests.bad_inputs import (
     ARCHIVE_CASES,
     DAMAGES,
-    FAKE_KAGGLEHUB,
     FREQUENCY_CASES,
     GOOD_ALLOWED,
     GOOD_ANSWERS,
@@ -41,6 +40,7 @@ from tests.bad_inputs import (
     WORD_LIST_CASES,
     assert_logged_once,
     assert_refused,
+    fake_kagglehub,
     files_under,
     where,
 )
@@ -226,12 +226,7 @@ def test_repeated_words_are_summed_with_one_warning(tmp_path):
 @pytest.mark.parametrize("case", sorted(ARCHIVE_CASES))
 def test_bad_kaggle_archive_is_a_clear_error(tmp_path, case):
     data, fragment = ARCHIVE_CASES[case]
-    (tmp_path / "fake").mkdir()
-    (tmp_path / "fake" / "kagglehub.py").write_text(FAKE_KAGGLEHUB)
-    archive = tmp_path / "cache" / "english-word-frequency.zip"
-    archive.parent.mkdir()
-    archive.write_bytes(data)
-    env = {"PYTHONPATH": str(tmp_path / "fake"), "FAKE_KAGGLEHUB_RETURNS": str(archive)}
+    archive, env = fake_kagglehub(tmp_path, data)
     spec = {"kind": "kaggle", "dataset": "o/d", "file": "unigram_freq.csv"}
     result = fetch(tmp_path, "frequency", spec, env=env)
     message = assert_refused(result, "fetch_source: ", "source 'frequency'", fragment)

@@ -25,9 +25,9 @@ from pipeline.commands.assistant import split_turns
 from pipeline.core.errors import PipelineError, UsageError
 from tests.bad_inputs import (
     ARCHIVE_CASES,
-    FAKE_KAGGLEHUB,
     FREQUENCY_CASES,
     WORD_LIST_CASES,
+    fake_kagglehub,
     files_under,
 )
 from tests.workflow_helpers import (
@@ -103,12 +103,7 @@ def test_a_damaged_kaggle_archive_through_snakemake(tmp_path):
     config = read_config(checkout)
     config["sources"] = local_sources(allowed="mirror/allowed.txt", answers="mirror/answers.txt")
     (checkout / "test-config.yaml").write_text(yaml.safe_dump(config))
-    (checkout / "fake").mkdir()
-    (checkout / "fake" / "kagglehub.py").write_text(FAKE_KAGGLEHUB)
-    archive = checkout / "cache" / "english-word-frequency.zip"
-    archive.parent.mkdir()
-    archive.write_bytes(data)
-    env = {"PYTHONPATH": str(checkout / "fake"), "FAKE_KAGGLEHUB_RETURNS": str(archive)}
+    archive, env = fake_kagglehub(checkout, data)
     result = run_snakemake(checkout, env)
     errors = [line for line in result.stderr.splitlines() if line.startswith("fetch_source: ")]
     assert len(errors) == 1 and fragment in errors[0] and str(archive) in errors[0]
