@@ -28,8 +28,11 @@ from pipeline.core.arrays import distinct
 from pipeline.core.ties import TIE_TOLERANCE, rank_order
 from pipeline.core.wordle import ALPHABET_SIZE
 
-# Matrix elements (guess x candidate pairs) per block of the numpy bucket counts.
-BLOCK_ELEMENTS = 1 << 22
+# Matrix elements (guess x candidate pairs) per block of the numpy bucket counts. Small
+# blocks keep each temporary (about 8 bytes an element) in memory the allocator reuses:
+# with 1 << 22 a cold one-shot answer spent a third of its scoring time on page faults
+# of fresh mappings (measured 0.22 s against 0.13 s for 11728 guesses x 731 candidates).
+BLOCK_ELEMENTS = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -131,8 +134,9 @@ def score_patterns(
     """Scores of each guess row of `patterns` (guesses x candidates, reply ids < n_bins).
 
     weights: one per candidate (any positive scale), or None for uniform candidates.
-    Each row is sorted (a radix sort for these 8 or 16-bit ids, linear in its length)
-    and its buckets are the runs: faster than counting into n_bins per row.
+    Each block of rows is counted into (row, reply) bins with one bincount per sum: a
+    few linear passes, faster than sorting each row into its runs (measured 0.075 s
+    against 0.125 s for 11728 guesses x 731 weighted candidates).
     """
     patterns = np.asarray(patterns)
     n_rows, n = patterns.shape
@@ -140,11 +144,15 @@ def score_patterns(
         raise ValueError("cannot score guesses against no candidates")
     if patterns.size and int(patterns.max()) >= n_bins:
         raise ValueError(f"reply ids must lie below n_bins = {n_bins}")
-    w = None if weights is None else np.asarray(weights, np.float64) / np.sum(weights)
-    step = max(1, BLOCK_ELEMENTS // n)
+    w = w_log = None
+    if weights is not None:
+        w = np.asarray(weights, np.float64) / np.sum(weights)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            w_log = np.where(w > 0, w * np.log2(w), 0.0)
+    step = max(1, BLOCK_ELEMENTS // max(n, n_bins))
     result = GuessScores(np.empty(n_rows), np.empty(n_rows), np.empty(n_rows))
     for start in range(0, n_rows, step):
-        part = _sorted_block(patterns[start : start + step], curve, n_bins, w)
+        part = _counted_block(patterns[start : start + step], curve, n_bins, w, w_log)
         for name in _FIELDS:
             getattr(result, name)[start : start + step] = getattr(part, name)
     return result
@@ -153,31 +161,27 @@ def score_patterns(
 _FIELDS = ("bits", "expected", "p_win")
 
 
-def _sorted_block(
-    block: np.ndarray, curve: ScoreCurve, n_bins: int, w: np.ndarray | None
+def _counted_block(
+    block: np.ndarray,
+    curve: ScoreCurve,
+    n_bins: int,
+    w: np.ndarray | None,
+    w_log: np.ndarray | None,
 ) -> GuessScores:
-    """score_patterns of one block of rows."""
+    """score_patterns of one block of rows; w_log: w * log2(w) (0 where w is 0)."""
     m, n = block.shape
-    # Radix sorts of 8 or 16-bit ids: sorting the values again is faster than gathering
-    # them through the weighted path's candidate order (take_along_axis).
-    ordered = np.sort(block, axis=1, kind="stable").ravel()
-    if w is not None:
-        order = np.argsort(block, axis=1, kind="stable")  # candidate of each sorted entry
-    first = np.empty(m * n, dtype=bool)
-    first[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    first[::n] = True  # every row starts a run
-    starts = np.flatnonzero(first)
-    rows, replies = starts // n, ordered[starts]
+    keys = (np.arange(m, dtype=np.int64)[:, None] * n_bins + block).ravel()
     if w is None:
-        sizes = np.diff(starts, append=m * n)
-        return _uniform_scores(rows, replies, sizes, n, m, n_bins - 1, curve)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        w_log = np.where(w > 0, w * np.log2(w), 0.0)
-        order = order.ravel()
-        mass = np.add.reduceat(w[order], starts)
-        spread = np.add.reduceat(w_log[order], starts)
-        left = np.where(mass > 0, np.log2(mass) - spread / mass, 0.0)
+        sizes = np.bincount(keys, minlength=m * n_bins)
+        buckets = np.flatnonzero(sizes)
+        rows, replies = np.divmod(buckets, n_bins)
+        return _uniform_scores(rows, replies, sizes[buckets], n, m, n_bins - 1, curve)
+    mass = np.bincount(keys, np.tile(w, m), m * n_bins)
+    spread = np.bincount(keys, np.tile(w_log, m), m * n_bins)
+    buckets = np.flatnonzero(mass > 0)  # an empty bucket adds nothing to any sum
+    rows, replies = np.divmod(buckets, n_bins)
+    mass, spread = mass[buckets], spread[buckets]
+    left = np.log2(mass) - spread / mass  # the entropy of the bucket's normalised weights
     return _bucket_scores(rows, replies, mass, 1.0 + curve(left), m, n_bins - 1)
 
 
