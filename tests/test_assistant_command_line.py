@@ -130,6 +130,20 @@ def test_closed_pipe_ends_quietly(plain):
     assert "Traceback" not in result.stderr and "BrokenPipeError" not in result.stderr
 
 
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("3", "3")])
+def test_console_script_asks_for_one_blas_thread(given, expected):
+    """The script's entry module sets OPENBLAS_NUM_THREADS before numpy loads, unless the
+    user set it."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    code = "import os, pipeline.commands.wordle_assist; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert result.stdout.strip() == expected
+
+
 def test_version_and_help(capsys):
     code, out, _ = run(capsys, "--version")
     assert code == 0 and out.startswith("wordle-assist ")
