@@ -5,7 +5,9 @@ outputs (less the `.seal.json` companions declared beside every artifact), its p
 and, when the stage takes them, its threads become the stage's keyword arguments;
 unnamed inputs (the code the rule depends on) are not passed. The log goes to the rule's
 log file. A PipelineError ends the job with one line on stderr and in the log (exit 1);
-anything else is a bug and keeps its traceback, in the log.
+anything else is a bug and keeps its traceback, in the log. A job that succeeds ends
+its log with its CPU time and peak memory, from the kernel's accounting (exact, where
+Snakemake's benchmark files sample: every 0.5 s for 15 s, then every 30 s).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import collections.abc
 import inspect
 import logging
+import resource
 import sys
 import typing
 from collections.abc import Callable
@@ -62,6 +65,17 @@ def _configure_logging(log_file: str | None) -> None:
     root.setLevel(logging.INFO)
 
 
+# The job log's last line on success; benchmarks/scaling.py reads it back.
+RESOURCES_LINE = "resources: %.3f s CPU (user + system, every thread), peak memory %.1f MB"
+
+
+def log_resources() -> None:
+    """Log this process's CPU seconds and peak resident memory so far."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    per_unit = 1.0 if sys.platform == "darwin" else 1024.0  # ru_maxrss: bytes or KiB
+    log.info(RESOURCES_LINE, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * per_unit / 1e6)
+
+
 def run_stage(snakemake: Any, stage: Callable[..., None]) -> None:
     """Run `stage` for the Snakemake job described by `snakemake` (see the module doc)."""
     _configure_logging(snakemake.log[0] if snakemake.log else None)
@@ -77,3 +91,4 @@ def run_stage(snakemake: Any, stage: Callable[..., None]) -> None:
         log.exception("%s failed: this is a bug, please report it with this log", stage.__name__)
         print(f"{snakemake.rule}: internal error; see the log", file=sys.stderr)
         sys.exit(1)
+    log_resources()

@@ -1,0 +1,39 @@
+"""run_stage ends a successful job's log with the job's exact CPU time and peak memory."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+JOB = """
+import sys, time
+from types import SimpleNamespace
+import numpy as np
+from pipeline.stages.adapter import run_stage
+
+class Named(dict):
+    pass
+
+def stage(*, out, threads):
+    block = np.ones(250_000_000 // 8)  # 250 MB, touched
+    began = time.process_time()
+    while time.process_time() - began < 0.5:  # 0.5 s of CPU
+        block[:1000] += 1.0
+
+job = SimpleNamespace(input=Named(), output=Named(out="x"), params=Named(), threads=1,
+                      log=[sys.argv[1]], rule="spin")
+run_stage(job, stage)
+"""
+
+
+def test_the_log_ends_with_the_jobs_cpu_and_peak_memory(tmp_path: Path):
+    log = tmp_path / "job.log"
+    subprocess.run([sys.executable, "-c", JOB, str(log)], check=True, cwd=tmp_path)
+    last = log.read_text().splitlines()[-1]
+    found = re.search(r"resources: ([\d.]+) s CPU .*, peak memory ([\d.]+) MB$", last)
+    assert found, last
+    cpu, peak = float(found.group(1)), float(found.group(2))
+    assert 0.5 <= cpu < 10.0  # the spin plus the interpreter's start and imports
+    assert 250.0 <= peak < 1000.0
