@@ -40,10 +40,18 @@ def print_scaling(result: dict) -> None:
     report("CPU of every job, unsplit, --cores 1", result["cpu_unsplit"], "s")
     ratio = result["cpu1"] / result["cpu_unsplit"]
     report("CPU split / unsplit", ratio, "", "(target <= 1.10)")
-    for cores, wall in result["projected"].items():
-        report(f"projected wall, --cores {cores}", wall, "s")
-    projected = result["projected"]
-    report("projected --cores 8 / --cores 2", projected[8] / projected[2], "", "(target <= 1/3)")
+    report("  of which the optimal-tree stage", result["cpu1_optimal"], "s")
+    graphs = {
+        "all": "the whole pipeline",
+        "today": "today's stages (the optimal-tree stage left out)",
+        "optimal": "the optimal-tree stage on its own",
+    }
+    for name, label in graphs.items():
+        projected = result["projected"][name]
+        print(f"  projected wall from the per-job times, {label}:")
+        for cores, wall in projected.items():
+            report(f"  --cores {cores}", wall, "s")
+        report("  --cores 8 / --cores 2", projected[8] / projected[2], "", "(target <= 1/3)")
     jobs = sorted(result["jobs"].values(), key=lambda job: -job.wall)
     print("  slowest jobs at --cores 1 (wall s, CPU s, peak MB):")
     for job in jobs[:8]:

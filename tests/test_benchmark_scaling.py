@@ -1,0 +1,68 @@
+"""The scaling benchmark's bookkeeping: job logs read back, and the projection's
+replay of a job graph (hand-worked schedules)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.scaling import Job, in_optimal_stage, read_measurements, simulate
+from pipeline.stages.adapter import RESOURCES_LINE
+
+BENCHMARK_HEADER = (
+    "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time"
+)
+
+
+def job(jobid: int, after: set[int] = frozenset(), rule: str = "r", inputs=()) -> Job:
+    return Job(jobid, rule, list(inputs), [f"out{jobid}"], None, after=set(after))
+
+
+def test_cpu_and_memory_come_from_the_log_line_the_adapter_writes(tmp_path: Path):
+    (tmp_path / "b.tsv").write_text(
+        f"{BENCHMARK_HEADER}\n25.0\t0:00:25\t300\t0\t0\t0\t0\t0\t60\t15.2\n"
+    )
+    (tmp_path / "j.log").write_text(
+        "progress ...\n2026 INFO pipeline: " + RESOURCES_LINE % (24.75, 512.5) + "\n"
+    )
+    (tmp_path / "c.tsv").write_text(
+        f"{BENCHMARK_HEADER}\n3.0\t0:00:03\t90\t0\t0\t0\t0\t0\t90\t2.5\n"
+    )
+    jobs = {
+        1: Job(1, "a", [], ["x"], "b.tsv", "j.log"),
+        2: Job(2, "b", [], ["y"], "c.tsv", "missing.log"),  # no log: the sampled values
+    }
+    read_measurements(tmp_path, jobs)
+    assert (jobs[1].wall, jobs[1].cpu, jobs[1].max_rss) == (25.0, 24.75, 512.5)
+    assert (jobs[2].wall, jobs[2].cpu, jobs[2].max_rss) == (3.0, 2.5, 90.0)
+
+
+def test_replay_of_a_diamond_on_one_and_two_cores():
+    # 1 -> (2, 3) -> 4, walls 1, 4, 2, 1
+    jobs = {1: job(1), 2: job(2, {1}), 3: job(3, {1}), 4: job(4, {2, 3})}
+    walls = {1: 1.0, 2: 4.0, 3: 2.0, 4: 1.0}
+    ones = dict.fromkeys(jobs, 1)
+    assert simulate(jobs, ones, walls, 1) == pytest.approx(8.0)
+    assert simulate(jobs, ones, walls, 2) == pytest.approx(6.0)  # 1, then 2 beside 3, then 4
+    # a job asking for two threads waits for both cores
+    assert simulate(jobs, ones | {3: 2}, walls, 2) == pytest.approx(8.0)
+
+
+def test_a_part_of_the_graph_takes_outside_dependencies_as_met():
+    jobs = {1: job(1), 2: job(2, {1}), 3: job(3, {2})}
+    walls = {1: 5.0, 2: 1.0, 3: 1.0}
+    part = {jobid: jobs[jobid] for jobid in (2, 3)}
+    assert simulate(part, dict.fromkeys(jobs, 1), walls, 4) == pytest.approx(2.0)
+
+
+def test_the_optimal_stage_is_its_searches_merge_and_tree_players():
+    assert in_optimal_stage(job(1, rule="solve_optimal"))
+    assert in_optimal_stage(job(2, rule="merge_optimal"))
+    assert in_optimal_stage(
+        job(3, rule="play_strategy", inputs=["data/derived/optimal_trees.parquet"])
+    )
+    assert not in_optimal_stage(
+        job(4, rule="play_strategy", inputs=["data/derived/openers.parquet"])
+    )
+    assert not in_optimal_stage(job(5, rule="summarize_benchmarks"))
