@@ -69,11 +69,25 @@ def _configure_logging(log_file: str | None) -> None:
 RESOURCES_LINE = "resources: %.3f s CPU (user + system, every thread), peak memory %.1f MB"
 
 
-def log_resources() -> None:
-    """Log this process's CPU seconds and peak resident memory so far."""
+def peak_memory_mb() -> float:
+    """Peak resident memory of this process in MB. On Linux from /proc (VmHWM): the
+    kernel keeps ru_maxrss across exec, so a job started by forking Snakemake would
+    report Snakemake's own size."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024 / 1e6  # kB
+    except OSError:
+        pass
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    per_unit = 1.0 if sys.platform == "darwin" else 1024.0  # ru_maxrss: bytes or KiB
-    log.info(RESOURCES_LINE, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * per_unit / 1e6)
+    return usage.ru_maxrss * (1.0 if sys.platform == "darwin" else 1024.0) / 1e6
+
+
+def log_resources() -> None:
+    """Log this process's CPU seconds (every thread) and peak resident memory so far."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    log.info(RESOURCES_LINE, usage.ru_utime + usage.ru_stime, peak_memory_mb())
 
 
 def run_stage(snakemake: Any, stage: Callable[..., None]) -> None:
