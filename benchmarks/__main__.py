@@ -40,6 +40,12 @@ def print_scaling(result: dict) -> None:
     report("CPU of every job, unsplit, --cores 1", result["cpu_unsplit"], "s")
     ratio = result["cpu1"] / result["cpu_unsplit"]
     report("CPU split / unsplit", ratio, "", "(target <= 1.10)")
+    print("  CPU per rule where the runs differ, split (--cores 1) / unsplit: jobs, s")
+    split, unsplit = result["rules_split"], result["rules_unsplit"]
+    for rule in sorted(split.keys() | unsplit.keys()):
+        (n1, cpu1), (n0, cpu0) = split.get(rule, (0, 0.0)), unsplit.get(rule, (0, 0.0))
+        if n1 != n0:
+            print(f"    {rule:<24} {n1:4d} jobs {cpu1:8.2f} s  / {n0:4d} jobs {cpu0:8.2f} s")
     report("  of which the optimal-tree stage", result["cpu1_optimal"], "s")
     graphs = {
         "all": "the whole pipeline",

@@ -72,14 +72,23 @@ def fresh_run(workdir: Path, cores: int, *args: str) -> tuple[float, str]:
     return time.perf_counter() - began, output
 
 
-def unsplit_cpu(workdir: Path) -> float:
-    """CPU seconds of every job of a whole run at --cores 1 with the split undone."""
+def unsplit_jobs(workdir: Path) -> dict[int, Job]:
+    """The jobs, measured, of a whole run at --cores 1 with the split undone."""
     config = workdir / "unsplit.yaml"
     config.write_text(UNSPLIT_CONFIG)
     _, log = fresh_run(workdir, 1, "--configfile", str(config))
     jobs = parse_jobs(log)
     read_measurements(workdir, jobs)
-    return sum(job.cpu for job in jobs.values())
+    return jobs
+
+
+def cpu_by_rule(jobs: dict[int, Job]) -> dict[str, tuple[int, float]]:
+    """Per rule: (jobs, CPU seconds of them all)."""
+    totals: dict[str, tuple[int, float]] = {}
+    for job in jobs.values():
+        count, cpu = totals.get(job.rule, (0, 0.0))
+        totals[job.rule] = (count + 1, cpu + job.cpu)
+    return totals
 
 
 def _field(block: str, name: str) -> list[str]:
@@ -195,7 +204,7 @@ def simulate(
 def measure(workdir: Path) -> dict[str, object]:
     """Run the pipeline from the raw inputs at 1 and 2 cores; project 4, 8 and 16 cores;
     and once more at 1 core unsplit, for the CPU the split costs."""
-    cpu_unsplit = unsplit_cpu(workdir)
+    unsplit = unsplit_jobs(workdir)
     wall1, log1 = fresh_run(workdir, 1)
     jobs1 = parse_jobs(log1)
     read_measurements(workdir, jobs1)
@@ -229,7 +238,9 @@ def measure(workdir: Path) -> dict[str, object]:
         "cpu1": sum(job.cpu for job in jobs1.values()),
         "cpu1_optimal": sum(jobs1[jobid].cpu for jobid in optimal),
         "cpu2": sum(job.cpu for job in jobs2.values()),
-        "cpu_unsplit": cpu_unsplit,
+        "cpu_unsplit": sum(job.cpu for job in unsplit.values()),
+        "rules_split": cpu_by_rule(jobs1),
+        "rules_unsplit": cpu_by_rule(unsplit),
         "jobs": jobs1,
         "jobs2": jobs2,
         "projected": projected,
