@@ -27,10 +27,15 @@ HINT_WIDTH = 200  # characters of a description shown in the hint line
 
 
 def key_path(parts: Iterable[Any]) -> str:
-    """solver.strategies[0].top_n from ['solver', 'strategies', 0, 'top_n']."""
+    """solver.strategies[0].top_n from ['solver', 'strategies', 0, 'top_n']. A key that
+    is empty or not printable (a newline, a tab) is quoted, so the message stays one line:
+    sources['\\n']."""
     text = ""
     for part in parts:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+        if isinstance(part, int) or not str(part).isprintable() or str(part) == "":
+            text += f"[{part!r}]"
+        else:
+            text += f".{part}" if text else str(part)
     return text
 
 

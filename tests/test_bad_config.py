@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.workflow_checks import config_problem
@@ -245,6 +245,7 @@ CONFIG = st.dictionaries(
 
 @settings(max_examples=300, deadline=None)
 @given(config=CONFIG)
+@example(config={"sources": {"\n": None}})  # found by this test in CI: a key with a newline
 def test_any_config_is_valid_or_one_line_naming_the_key(config):
     message = config_problem(config, SCHEMA)
     if message is None:
@@ -252,6 +253,17 @@ def test_any_config_is_valid_or_one_line_naming_the_key(config):
     lines = message.split("\n")
     assert lines[0].startswith("config: ") and len(lines) <= 2
     assert len(lines) == 1 or lines[1].startswith("hint: ")
+
+
+@pytest.mark.parametrize(
+    ("key", "shown"), [("\n", "sources['\\n']"), ("\t x", "sources['\\t x']"), ("", "sources['']")]
+)
+def test_a_key_that_is_not_printable_is_quoted(key, shown):
+    message = config_problem({"sources": {key: None}}, SCHEMA)
+    assert (
+        message.split("\n")[0]
+        == f"config: {shown}: unknown key (allowed here: allowed, answers, frequency)"
+    )
 
 
 def test_the_shipped_config_is_valid():
