@@ -10,8 +10,8 @@ on N cores: a job asks for the threads its rule asks for at N cores (read from a
 run), and takes wall1 * ((1 - f) + f / t) with t threads, where f, the part of the job
 that threads speed up, comes from the same job's wall at 1 and 2 threads (Amdahl). Jobs
 start in the order Snakemake would: as soon as their inputs exist and enough cores are
-free. It is given for the whole pipeline,
-for today's stages (the optimal-tree stage left out) and for the optimal stage on its own.
+free. It is given for the whole pipeline, for today's stages (the optimal-tree stage
+left out) and for the optimal stage on its own.
 """
 
 from __future__ import annotations
