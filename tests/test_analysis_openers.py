@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.analysis.commonness import commonness_table
 from pipeline.analysis.opener_tables import merge_parts, opener_figures, part_table, rank_openers
-from pipeline.analysis.openers import PriorSearch, answer_second_guesses
+from pipeline.analysis.openers import PriorSearch, answer_second_guesses, part_openers
 from pipeline.core.ties import ranks
 from pipeline.core.wordle import encode_words
 from pipeline.kernels.feedback import feedback_matrix
@@ -189,3 +189,14 @@ def test_a_single_guess_and_answer():
     assert figures["n_buckets"] == 1
     result = PriorSearch(encoded, np.ones(1)).second_guesses(0)
     assert opener_figures(result)["p_solved_by_two"] == 1.0
+
+
+@pytest.mark.parametrize(("n_words", "parts"), [(56, 3), (10, 4), (3, 5), (1, 1), (14855, 16)])
+def test_parts_deal_out_every_word_once(n_words, parts):
+    dealt = [part_openers(n_words, number, parts).tolist() for number in range(parts)]
+    assert sorted(w for part in dealt for w in part) == list(range(n_words))
+    sizes = [len(part) for part in dealt]
+    assert max(sizes) - min(sizes) <= 1
+    assert dealt[0][:2] == [0, parts][: len(dealt[0])]
+    with pytest.raises(ValueError, match=f"part {parts} does not exist among {parts} parts"):
+        part_openers(n_words, parts, parts)

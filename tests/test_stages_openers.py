@@ -21,7 +21,6 @@ from pipeline.artifacts.patterns import read_pattern_matrix
 from pipeline.artifacts.words import read_word_index
 from pipeline.core.errors import ArtifactError, PipelineError
 from pipeline.kernels.second_guess import CountSearch
-from pipeline.kernels.threads import split_ranges
 from pipeline.stages.build_word_index import build_word_index
 from pipeline.stages.merge_opener_rankings import merge_opener_rankings
 from pipeline.stages.rank_opener_part import rank_opener_part
@@ -41,8 +40,8 @@ from tests.test_analysis_openers import CUTS, PRIOR_TOP_K, small_lists, small_ra
 
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
-    """The opener tests' lists through the stages: three answers-mode parts (as the
-    analysis test cuts them) and the prior part of the top 6 by rank_prior."""
+    """The opener tests' lists through the stages: three answers-mode parts (dealt out,
+    where the analysis test cuts ranges) and the prior part of the top 6 by rank_prior."""
     artifacts = build_artifact_set(
         tmp_path_factory.mktemp("small"),
         allowed=OPENER_GUESSES + OPENER_ANSWERS,
@@ -51,7 +50,10 @@ def small(tmp_path_factory):
         settings=Settings(n_common=20, chunk_rows=16, parts=3, prior_top_k=PRIOR_TOP_K),
         until="openers",
     )
-    assert split_ranges(len(artifacts.words_list), 3) == [(0, 18), (18, 37), (37, 56)]
+    n_words = len(artifacts.words_list)
+    for number, path in enumerate(artifacts.answer_parts):  # every third word_id
+        ids = store.read_part(path)["opener_id"].to_pylist()
+        assert sorted(set(ids)) == list(range(number, n_words, 3))
     return artifacts
 
 
@@ -95,7 +97,7 @@ def test_the_stages_write_what_the_analysis_computes(small):
     assert openers.equals(parquet.conform(expected["tables"][0], store.OPENERS_SCHEMA))
     second = parquet.read_table(small.second_guesses, store.SECOND_GUESSES_SCHEMA)
     assert second.equals(parquet.conform(expected["tables"][1], store.SECOND_GUESSES_SCHEMA))
-    assert CUTS != [0, 18, 37]  # the analysis cut its parts elsewhere: same tables
+    assert CUTS == [0, 7, 30]  # the analysis cut ranges, the stages dealt: same tables
 
 
 def test_the_prior_part_takes_the_top_openers_of_rank_prior(small, tmp_path):
@@ -251,18 +253,15 @@ def test_real_top_openers_against_independent_numpy(real, tmp_path):
         total, seconds = sorted_two_step(matrix, index.answer_rows, ids[word])
         assert totals[word] == pytest.approx(total, abs=1e-9), word
         assert results[word].second_ids.tolist() == seconds, word
-    # A part job over a real word_id range holds exactly the search's results.
+    # A part job of real word_ids (every parts-th) holds exactly the search's results.
     parts = len(index.words) // 3
-    number = next(
-        k for k, (a, b) in enumerate(split_ranges(len(index.words), parts)) if a <= ids["salet"] < b
-    )
-    start, stop = split_ranges(len(index.words), parts)[number]
+    number = ids["salet"] % parts
     part = answer_part(real, tmp_path / "part.parquet", number, parts, threads=2)
     rows = store.read_part(part).to_pylist()
     salet = [r for r in rows if r["opener"] == "salet"]
     assert [r["second_guess_id"] for r in salet] == results["salet"].second_ids.tolist()
     assert salet[0]["two_step_total"] == pytest.approx(totals["salet"], abs=1e-12)
-    assert {r["opener_id"] for r in rows} == set(range(start, stop))
+    assert {r["opener_id"] for r in rows} == set(range(number, len(index.words), parts))
 
 
 @pytest.mark.mirror

@@ -50,6 +50,8 @@ FIXTURE_CONFIG = {
     },
     "commonness": {"n_common": 5, "width": 10},
     "patterns": {"chunk_rows": 7},
+    # Split, as the real runs are, but into few jobs: each costs a process start-up.
+    "openers": {"parts": 3},
 }
 
 SOURCE_PARTS = ("Snakefile", "config.yaml", "workflow", "pipeline")

@@ -77,6 +77,15 @@ def _second_guesses(
     )
 
 
+def part_openers(n_words: int, number: int, parts: int) -> np.ndarray:
+    """word_ids of part `number` of `parts` of the answers-mode ranking: every
+    `parts`-th word_id from `number`. Dealt out, not cut into ranges, so every part gets
+    a like share of the costly openers (neighbouring words cost alike)."""
+    if not 0 <= number < parts:
+        raise ValueError(f"part {number} does not exist among {parts} parts")
+    return np.arange(number, n_words, parts, dtype=np.int64)
+
+
 def answer_second_guesses(search: CountSearch, opener: int) -> SecondGuesses:
     """Mode answers: best second guess per bucket of `opener` over every answer."""
     columns, starts, patterns = bucket_layout(search.matrix[opener])

@@ -14,33 +14,40 @@ from pipeline.core.errors import PipelineError
 from pipeline.core.progress import Progress
 from pipeline.core.ties import TIE_TOLERANCE
 from pipeline.kernels.second_guess import CountSearch
-from pipeline.kernels.threads import map_ranges, split_ranges, thread_count
+from pipeline.kernels.threads import map_ranges, thread_count
 
 
 def rank_opener_part(
     *, words: Path, patterns: Sequence[Path], part: Path, number: int, parts: int, threads: int
 ) -> None:
     """Mode answers: second guesses and figures of the openers of part `number` of
-    `parts` (a near-equal range of word_ids), written as a part file for the merge."""
+    `parts` (every `parts`-th word_id), written as a part file for the merge."""
     index = words_artifact.read_word_index(words)
     matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
-    if not 0 <= number < parts:
-        raise PipelineError(f"part {number} does not exist among {parts} parts")
-    start, stop = split_ranges(len(index.words), parts)[number]
+    try:
+        openers = analysis.part_openers(len(index.words), number, parts)
+    except ValueError as error:
+        raise PipelineError(str(error)) from None
     search = CountSearch(matrix.full(), index.answer_rows, index.encoded)
-    progress = Progress(f"answers openers {start}-{stop - 1}", stop - start)
+    progress = Progress(f"answers openers, part {number} of {parts}", len(openers))
 
     def solve(first: int, last: int) -> list[analysis.SecondGuesses]:
         results = []
-        for opener in range(first, last):
-            results.append(analysis.answer_second_guesses(search, opener))
+        for opener in openers[first:last]:
+            results.append(analysis.answer_second_guesses(search, int(opener)))
             progress.advance()
         return results
 
-    results = map_ranges(solve, start, stop, thread_count(threads, stop - start, stop - start, 8))
+    count = len(openers)
+    results = map_ranges(solve, 0, count, thread_count(threads, count, count, 8))
     store.write_part(
         part_table("answers", index.words, results),
         part,
         inputs={"words": words, "patterns": patterns[0]},
-        settings={"mode": "answers", "start": start, "stop": stop, "tie_tolerance": TIE_TOLERANCE},
+        settings={
+            "mode": "answers",
+            "part": number,
+            "parts": parts,
+            "tie_tolerance": TIE_TOLERANCE,
+        },
     )
