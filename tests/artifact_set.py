@@ -39,7 +39,7 @@ import pyarrow as pa
 import yaml
 
 from pipeline.analysis.optimal_tables import ALL_OPENERS, select_openers
-from pipeline.analysis.play_units import needs_optimal, play_units
+from pipeline.analysis.play_units import needs_optimal, needs_rankings, play_units
 from pipeline.artifacts import benchmark as benchmark_artifact
 from pipeline.artifacts import commonness as commonness_artifact
 from pipeline.artifacts import entropy as entropy_artifact
@@ -484,9 +484,8 @@ def play_benchmark_units(result: ArtifactSet, words: Path, patterns: list[Path])
             words=words,
             commonness=result.commonness,
             patterns=patterns,
-            openers=result.openers,
-            second_guesses=result.second_guesses,
             games=part,
+            **ranking_inputs(result, unit["strategy"]),
             **optimal_inputs(result, unit["strategy"]),
             strategy=unit["strategy"],
             opener_slice=unit["opener_slice"],
@@ -503,6 +502,13 @@ def play_benchmark_units(result: ArtifactSet, words: Path, patterns: list[Path])
         strategies=settings.strategies,
         optimal_openers=result.optimal_openers if result.plays_optimal else None,
     )
+
+
+def ranking_inputs(result: ArtifactSet, strategy: dict[str, Any]) -> dict[str, Path]:
+    """The opener ranking files, for the units that read them (as the workflow)."""
+    if not needs_rankings(strategy):
+        return {}
+    return {"openers": result.openers, "second_guesses": result.second_guesses}
 
 
 def optimal_inputs(result: ArtifactSet, strategy: dict[str, Any]) -> dict[str, Path]:

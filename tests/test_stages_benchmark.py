@@ -388,6 +388,31 @@ def test_two_step_uses_the_stored_tables(built, tmp_path):
     assert sorted(set(bench["opener"])) == sorted([WORDS[chosen], WORDS[ranking[1]]])
 
 
+def test_only_the_ranking_strategies_read_the_rankings(built, tmp_path):
+    """The workflow gives openers.parquet and second_guesses.parquet to the units of
+    two_step and the opener benchmark alone (the others start before the ranking exists):
+    without the files, the other strategies' games are byte for byte the same, and a
+    two_step unit is refused, not played from a ranking of its own."""
+    common = {
+        "words": built.words,
+        "commonness": built.commonness,
+        "patterns": built.matrix(),
+        "opener_slice": None,
+        "max_turns": built.settings.max_turns,
+        "threads": 1,
+    }
+    rankings = {"openers": built.openers, "second_guesses": built.second_guesses}
+    for name in ("greedy_entropy", "commonness", "minimax"):
+        given, alone = tmp_path / f"{name}-given.parquet", tmp_path / f"{name}-alone.parquet"
+        play_strategy(**common, **rankings, games=given, strategy={"name": name})
+        play_strategy(**common, games=alone, strategy={"name": name})
+        assert pq.read_table(given).num_rows == len(ANSWERS)
+        assert given.read_bytes() == alone.read_bytes(), name
+    with pytest.raises(PipelineError, match="'two_step' needs the opener ranking files"):
+        play_strategy(**common, games=tmp_path / "two.parquet", strategy={"name": "two_step"})
+    assert not (tmp_path / "two.parquet").exists()
+
+
 def test_rankings_of_another_word_index_are_refused(built, tmp_path):
     """openers.parquet and second_guesses.parquet built for another words.parquet (the
     same guesses, one answer fewer: other buckets, other second guesses) are refused,

@@ -46,6 +46,16 @@ def needs_optimal(strategy: Mapping[str, Any]) -> bool:
     return strategy["name"] in OPTIMAL_MODES
 
 
+# The strategies that read the stored two-step opener ranking (openers.parquet and
+# second_guesses.parquet); every other strategy's job starts without waiting for it.
+RANKING_STRATEGIES = (OPENER_BENCHMARK, "two_step")
+
+
+def needs_rankings(strategy: Mapping[str, Any]) -> bool:
+    """Whether a strategy reads the stored opener ranking (its job alone is given it)."""
+    return strategy["name"] in RANKING_STRATEGIES
+
+
 def play_units(
     strategies: Sequence[Mapping[str, Any]], openers_per_job: int
 ) -> dict[str, dict[str, Any]]:

@@ -10,6 +10,7 @@ from pipeline.analysis import benchmark_tables as tables
 from pipeline.analysis.game_state import GameData
 from pipeline.analysis.games import play_unit
 from pipeline.analysis.optimal_play import OptimalTree, TreeError, TreeLookup, best_opener
+from pipeline.analysis.play_units import needs_rankings
 from pipeline.artifacts import benchmark as store
 from pipeline.artifacts import commonness as commonness_artifact
 from pipeline.artifacts import openers as openers_artifact
@@ -17,7 +18,7 @@ from pipeline.artifacts import optimal as optimal_artifact
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import check_built_from
-from pipeline.core.errors import ArtifactError
+from pipeline.core.errors import ArtifactError, PipelineError
 from pipeline.core.word_index import WordIndex
 
 
@@ -56,25 +57,10 @@ def stored_trees(openers: Path, trees: Path, index: WordIndex) -> TreeLookup:
     return lookup
 
 
-def play_strategy(
-    *,
-    words: Path,
-    commonness: Path,
-    patterns: Sequence[Path],
-    openers: Path,
-    second_guesses: Path,
-    games: Path,
-    optimal_openers: Path | None = None,
-    optimal_trees: Path | None = None,
-    strategy: Mapping[str, Any],
-    opener_slice: Sequence[int] | None,
-    max_turns: int,
-    threads: int,
+def attach_rankings(
+    data: GameData, index: WordIndex, words: Path, openers: Path, second_guesses: Path
 ) -> None:
-    """Play one strategy (or a slice of the opener benchmark) against every answer; the
-    optimal strategies also read the stored trees (their jobs alone are given them)."""
-    index = words_artifact.read_word_index(words)
-    matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
+    """Give the game data the stored two-step ranking and second guesses (lazily read)."""
     for rankings in (openers, second_guesses):
         check_built_from(rankings, "words", words)
 
@@ -83,22 +69,43 @@ def play_strategy(
         ids = rows["pattern_id"].to_pylist()
         return dict(zip(ids, rows["second_guess_id"].to_pylist(), strict=True))
 
+    data.opener_ranking = openers_artifact.opener_ranking(openers, index, "answers")
+    data.second_guesses = stored_second_guesses
+
+
+def play_strategy(
+    *,
+    words: Path,
+    commonness: Path,
+    patterns: Sequence[Path],
+    games: Path,
+    openers: Path | None = None,
+    second_guesses: Path | None = None,
+    optimal_openers: Path | None = None,
+    optimal_trees: Path | None = None,
+    strategy: Mapping[str, Any],
+    opener_slice: Sequence[int] | None,
+    max_turns: int,
+    threads: int,
+) -> None:
+    """Play one strategy (or a slice of the opener benchmark) against every answer. The
+    strategies that read the opener ranking, and the optimal ones the stored trees, are
+    given those files (their jobs alone)."""
+    index = words_artifact.read_word_index(words)
+    matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
     data = GameData(
         index.words,
         index.answer_rows,
         matrix.full(),
         commonness_artifact.read_p_common(commonness, index),
         threads=threads,
-        opener_ranking=openers_artifact.opener_ranking(openers, index, "answers"),
-        second_guesses=stored_second_guesses,
     )
-    inputs = {
-        "words": words,
-        "commonness": commonness,
-        "patterns_index": patterns[0],
-        "openers": openers,
-        "second_guesses": second_guesses,
-    }
+    inputs = {"words": words, "commonness": commonness, "patterns_index": patterns[0]}
+    if needs_rankings(strategy):
+        if openers is None or second_guesses is None:
+            raise PipelineError(f"strategy {strategy['name']!r} needs the opener ranking files")
+        attach_rankings(data, index, words, openers, second_guesses)
+        inputs |= {"openers": openers, "second_guesses": second_guesses}
     if optimal_openers is not None and optimal_trees is not None:
         data.optimal_trees = stored_trees(optimal_openers, optimal_trees, index)
         inputs |= {"optimal_openers": optimal_openers, "optimal_trees": optimal_trees}

@@ -6,7 +6,7 @@ import sys
 
 from pipeline import dag
 from pipeline.analysis.optimal_tables import select_openers
-from pipeline.analysis.play_units import needs_optimal, play_units
+from pipeline.analysis.play_units import needs_optimal, needs_rankings, play_units
 from pipeline.artifacts import layout, seal
 from pipeline.artifacts.openers import ranked_words
 from pipeline.artifacts.optimal import OPENERS_FILE as OPTIMAL_OPENERS_FILE
@@ -122,6 +122,16 @@ def get_optimal_file(path):
 
     def inputs(wildcards):
         return sealed(path) if needs_optimal(PLAY_UNITS[wildcards.unit]["strategy"]) else []
+
+    return inputs
+
+
+def get_ranking_file(path):
+    """An input function: the opener ranking file (and its seal) for the units of the
+    strategies that read it only, so the others start before the ranking is done."""
+
+    def inputs(wildcards):
+        return sealed(path) if needs_rankings(PLAY_UNITS[wildcards.unit]["strategy"]) else []
 
     return inputs
 

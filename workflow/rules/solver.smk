@@ -9,8 +9,8 @@ rule play_strategy:
         words=sealed(WORDS),
         commonness=sealed(COMMONNESS),
         patterns=get_answer_matrix,
-        openers=sealed(OPENERS),
-        second_guesses=sealed(SECOND_GUESSES),
+        openers=get_ranking_file(OPENERS),
+        second_guesses=get_ranking_file(SECOND_GUESSES),
         optimal_openers=get_optimal_file(OPTIMAL_OPENERS),
         optimal_trees=get_optimal_file(OPTIMAL_TREES),
     output:
