@@ -101,13 +101,23 @@ def code(module):
     return [local(path) for path in dag.code_inputs(workflow.basedir, module)]
 
 
+# Snakemake starts the ready jobs of highest priority first (then those that fill the
+# most cores). The chain that decides when today's stages end is the entropy map, the
+# prior-opener ranking (the longest single job of the ranking) and the opener parts,
+# then their merge and the solver units that read it; every other job fills the cores
+# left over.
+PRIORITIES = {"compute_entropy": 3, "rank_prior_openers": 2, "rank_opener_part": 1}
+
+
 def max_threads():
     """Threads of a job that can use every core it is given (capped by --cores)."""
     return workflow.cores if isinstance(workflow.cores, int) else 1
 
 
 def part_threads():
-    """Threads of one opener-ranking part: the cores shared by the parts, at least one."""
+    """Threads of one opener-ranking job (an answers-mode part or the prior ranking): the
+    cores shared by the parts, at least one. The prior ranking does not ask for every
+    core: it would wait until no part runs, and so lengthen the stage."""
     return max(1, max_threads() // config["openers"]["parts"])
 
 

@@ -12,6 +12,9 @@ rule compute_entropy:
         entropy=sealed(ENTROPY),
         distribution=sealed(PATTERN_DISTRIBUTION),
     threads: max_threads()
+    # First when ready: it asks for every core, so once the opener parts hold some it
+    # would wait for all of them; the prior-opener ranking waits for it (see PRIORITIES).
+    priority: PRIORITIES["compute_entropy"]
     resources:
         mem_mb=1500,
     log:

@@ -1,5 +1,6 @@
 # Two-step opener rankings: every opener, with the best second guess for every reply.
-# Openers are split into config openers.parts jobs; prior mode ranks the top K in one job.
+# Openers are dealt out to config openers.parts jobs; prior mode ranks the top K in one job
+# (with a part's share of the cores, so it runs beside the parts).
 # The part files stay in data/work/ (not artifacts): when only the prior part must be
 # redone (a new frequency file), the expensive answers-mode parts are reused.
 
@@ -15,6 +16,7 @@ rule rank_opener_part:
         number=lambda wildcards: int(wildcards.part),
         parts=config["openers"]["parts"],
     threads: part_threads()
+    priority: PRIORITIES["rank_opener_part"]
     resources:
         mem_mb=1000,
     log:
@@ -35,7 +37,8 @@ rule rank_prior_openers:
         part=sealed("data/work/opener_parts/prior.parquet"),
     params:
         prior_top_k=config["openers"]["prior_top_k"],
-    threads: max_threads()
+    threads: part_threads()
+    priority: PRIORITIES["rank_prior_openers"]
     resources:
         mem_mb=1500,
     log:
