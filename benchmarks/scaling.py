@@ -10,8 +10,8 @@ on N cores: a job asks for the threads its rule asks for at N cores (read from a
 run), and takes wall1 * ((1 - f) + f / t) with t threads, where f, the part of the job
 that threads speed up, comes from the same job's wall at 1 and 2 threads (Amdahl). Jobs
 start in the order Snakemake would: as soon as their inputs exist and enough cores are
-free. It is given for the whole pipeline, for today's stages (the optimal-tree stage
-left out) and for the optimal stage on its own.
+free, those of the highest `priority:` first. It is given for the whole pipeline, for
+today's stages (the optimal-tree stage left out) and for the optimal stage on its own.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ class Job:
     benchmark: str | None
     log: str | None = None
     threads: int = 1
+    priority: int = 0
     wall: float = 0.0
     cpu: float = 0.0
     max_rss: float = 0.0
@@ -107,11 +108,11 @@ def parse_jobs(log: str) -> dict[int, Job]:
             continue
 
         bench, log = _field(block, "benchmark"), _field(block, "log")
-        threads = _field(block, "threads")
+        threads, priority = _field(block, "threads"), _field(block, "priority")
         jobs[int(jobid.group(1))] = Job(
             int(jobid.group(1)), rule.group(1), _field(block, "input"), _field(block, "output"),
             bench[0] if bench else None, log[0] if log else None,
-            int(threads[0]) if threads else 1,
+            int(threads[0]) if threads else 1, int(priority[0]) if priority else 0,
         )  # fmt: skip
     producer = {path: job.jobid for job in jobs.values() for path in job.outputs}
     for job in jobs.values():
@@ -172,10 +173,16 @@ def parallel_fraction(wall1: float, wall2: float, threads2: int) -> float:
 def simulate(
     jobs: dict[int, Job], threads: dict[int, int], walls: dict[int, float], cores: int
 ) -> float:
-    """Projected wall of the job graph on `cores` cores (list scheduling by job id).
-    `jobs` may be part of a run: dependencies on jobs outside it are taken as met."""
+    """Projected wall of the job graph on `cores` cores. List scheduling, as Snakemake
+    chooses: the ready jobs of highest priority first, then by job id, each started
+    when its threads are free. `jobs` may be part of a run: dependencies on jobs
+    outside it are taken as met."""
     waiting = {jobid: job.after & jobs.keys() for jobid, job in jobs.items()}
-    ready = sorted(jobid for jobid, deps in waiting.items() if not deps)
+
+    def order(jobid: int) -> tuple[int, int]:
+        return -jobs[jobid].priority, jobid
+
+    ready = sorted((jobid for jobid, deps in waiting.items() if not deps), key=order)
     running: list[tuple[float, int]] = []
     free, now, done = cores, 0.0, set()
     while ready or running:
@@ -197,7 +204,7 @@ def simulate(
                 deps.discard(finished)
                 if not deps and jobid not in done and jobid not in ready:
                     ready.append(jobid)
-        ready.sort()
+        ready.sort(key=order)
     return now
 
 

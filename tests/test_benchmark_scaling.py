@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.scaling import Job, in_optimal_stage, read_measurements, simulate
+from benchmarks.scaling import Job, in_optimal_stage, parse_jobs, read_measurements, simulate
 from pipeline.stages.adapter import RESOURCES_LINE
 
 BENCHMARK_HEADER = (
@@ -47,6 +47,38 @@ def test_replay_of_a_diamond_on_one_and_two_cores():
     assert simulate(jobs, ones, walls, 2) == pytest.approx(6.0)  # 1, then 2 beside 3, then 4
     # a job asking for two threads waits for both cores
     assert simulate(jobs, ones | {3: 2}, walls, 2) == pytest.approx(8.0)
+
+
+def test_replay_starts_the_ready_jobs_of_highest_priority_first():
+    # 1, 2, 3 ready at once, 4 after 3; every wall 2, two cores
+    jobs = {1: job(1), 2: job(2), 3: job(3), 4: job(4, {3})}
+    walls = dict.fromkeys(jobs, 2.0)
+    ones = dict.fromkeys(jobs, 1)
+    assert simulate(jobs, ones, walls, 2) == pytest.approx(6.0)  # 1 and 2, 3, then 4
+    jobs[3].priority = 1
+    assert simulate(jobs, ones, walls, 2) == pytest.approx(4.0)  # 3 and 1, then 4 and 2
+
+
+def test_the_run_log_gives_the_graph_threads_and_priorities():
+    log = (
+        "[Mon Nov 23 23:55:16 2026]\nrule make_a:\n    input: raw.txt\n    output: a.txt\n"
+        "    log: logs/a.log\n    jobid: 3\n    benchmark: logs/a.tsv\n    priority: 3\n"
+        "    threads: 8\n    resources: tmpdir=/tmp\n\n"
+        "[Mon Nov 23 23:55:17 2026]\nrule make_b:\n    input: a.txt, raw.txt\n"
+        "    output: b.txt, c.txt\n    jobid: 5\n    threads: 1\n\n"
+        "localrule all:\n    input: b.txt\n    jobid: 0\n"
+    )
+    jobs = parse_jobs(log)
+    assert sorted(jobs) == [3, 5]
+    a, b = jobs[3], jobs[5]
+    assert (a.rule, a.outputs, a.log, a.benchmark) == (
+        "make_a",
+        ["a.txt"],
+        "logs/a.log",
+        "logs/a.tsv",
+    )
+    assert (a.threads, a.priority, a.after) == (8, 3, set())
+    assert (b.outputs, b.threads, b.priority, b.after) == (["b.txt", "c.txt"], 1, 0, {3})
 
 
 def test_a_part_of_the_graph_takes_outside_dependencies_as_met():
