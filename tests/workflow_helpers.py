@@ -52,6 +52,7 @@ FIXTURE_CONFIG = {
     "patterns": {"chunk_rows": 7},
     # Split, as the real runs are, but into few jobs: each costs a process start-up.
     "openers": {"parts": 3},
+    "solver": {"openers_per_job": 20},
 }
 
 SOURCE_PARTS = ("Snakefile", "config.yaml", "workflow", "pipeline")
