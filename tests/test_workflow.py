@@ -24,7 +24,6 @@ from tests.workflow_helpers import (
     SNAKEMAKE,
     artifact_files,
     clone_checkout,
-    derived_digests,
     fixture_env,
     make_checkout,
     planned_jobs,
@@ -265,19 +264,6 @@ def test_two_clean_runs_give_identical_artifacts(built, tmp_path):
     other = make_checkout(tmp_path / "again")
     snakemake(other)
     assert artifact_files(other) == artifact_files(built)
-
-
-def test_another_split_gives_identical_artifacts(built, tmp_path):
-    """One opener job, one solver job for the whole opener benchmark, one core: other
-    work files, but not one byte of data/derived differs (seals and descriptor too)."""
-    other = make_checkout(
-        tmp_path / "unsplit", openers={"parts": 1}, solver={"openers_per_job": 1000}
-    )
-    snakemake(other, cores=1)
-    work = sorted(path.name for path in (other / "data/work/opener_parts").glob("*.parquet"))
-    assert work == ["answers-0.parquet", "prior.parquet"]
-    assert len(list((built / "data/work/opener_parts").glob("answers-*.parquet"))) == 3
-    assert derived_digests(other) == derived_digests(built)
 
 
 def test_cluster_executor_runs_every_job_as_its_own_process(built, tmp_path):
