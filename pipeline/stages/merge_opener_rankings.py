@@ -9,7 +9,7 @@ from pathlib import Path
 from pipeline.analysis.opener_tables import merge_parts
 from pipeline.artifacts import openers as store
 from pipeline.artifacts import words as words_artifact
-from pipeline.artifacts.seal import check_built_from, upstream_inputs
+from pipeline.artifacts.seal import check_built_from
 from pipeline.core.errors import PipelineError
 from pipeline.core.ties import TIE_TOLERANCE
 
@@ -29,7 +29,7 @@ def merge_opener_rankings(
         ranked, rows = merge_parts(tables, index.words)
     except ValueError as error:
         raise PipelineError(f"cannot merge the openers parts: {error}") from None
-    inputs = upstream_inputs(parts) | {"words": words}  # the parts' inputs: any split
+    inputs = {"words": words} | {f"part_{i:04d}": path for i, path in enumerate(parts)}
     modes = sorted(set(ranked["mode"].to_pylist()))
     store.write_rankings(
         ranked,
