@@ -126,22 +126,13 @@ def plays_optimal():
     return any(needs_optimal(unit["strategy"]) for unit in PLAY_UNITS.values())
 
 
-def get_optimal_file(path):
-    """An input function: the optimal file (and its seal) for the units of the optimal
-    strategies only, so the heuristics never wait for the optimal search."""
+def get_unit_file(path, needs):
+    """An input function: `path` (and its seal) for the solver units whose strategy
+    `needs` it only (needs_rankings: the opener ranking; needs_optimal: the optimal
+    files), so the other units start without waiting for the stage that writes it."""
 
     def inputs(wildcards):
-        return sealed(path) if needs_optimal(PLAY_UNITS[wildcards.unit]["strategy"]) else []
-
-    return inputs
-
-
-def get_ranking_file(path):
-    """An input function: the opener ranking file (and its seal) for the units of the
-    strategies that read it only, so the others start before the ranking is done."""
-
-    def inputs(wildcards):
-        return sealed(path) if needs_rankings(PLAY_UNITS[wildcards.unit]["strategy"]) else []
+        return sealed(path) if needs(PLAY_UNITS[wildcards.unit]["strategy"]) else []
 
     return inputs
 

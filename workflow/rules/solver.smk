@@ -9,10 +9,10 @@ rule play_strategy:
         words=sealed(WORDS),
         commonness=sealed(COMMONNESS),
         patterns=get_answer_matrix,
-        openers=get_ranking_file(OPENERS),
-        second_guesses=get_ranking_file(SECOND_GUESSES),
-        optimal_openers=get_optimal_file(OPTIMAL_OPENERS),
-        optimal_trees=get_optimal_file(OPTIMAL_TREES),
+        openers=get_unit_file(OPENERS, needs_rankings),
+        second_guesses=get_unit_file(SECOND_GUESSES, needs_rankings),
+        optimal_openers=get_unit_file(OPTIMAL_OPENERS, needs_optimal),
+        optimal_trees=get_unit_file(OPTIMAL_TREES, needs_optimal),
     output:
         games=sealed("data/work/games/{unit}.parquet"),
     params:
