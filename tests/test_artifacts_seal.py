@@ -16,6 +16,7 @@ from pipeline.artifacts.seal import (
     problem,
     read_seal,
     seal_path,
+    upstream_inputs,
     verify,
     write_seal,
 )
@@ -255,6 +256,30 @@ def test_several_inputs_each_checked(tmp_path):
     assert read_seal(out).inputs["b"]["path"] == "b.txt"
     rewrite(inputs["c"], b"ccd")
     assert problem(out) == stale_message(out, tmp_path / "c.txt", "c")
+
+
+def test_a_merge_records_what_its_parts_were_built_from(tmp_path):
+    """However the work is split, the merged file names the same inputs: the union of
+    the parts' own, resolved from each part's folder; parts of other bytes are refused."""
+    derived, work = tmp_path / "data" / "derived", tmp_path / "data" / "work" / "parts"
+    derived.mkdir(parents=True)
+    work.mkdir(parents=True)
+    words, matrix, weights = (derived / name for name in ("words.bin", "matrix.bin", "w.bin"))
+    for path in (words, matrix, weights):
+        path.write_bytes(path.name.encode())
+    parts = [work / f"part-{k}.bin" for k in range(3)]
+    for k, part in enumerate(parts):
+        part.write_bytes(bytes([k]))
+        more = {"weights": weights} if k == 2 else {}
+        write_seal(part, inputs={"words": words, "matrix": matrix, **more})
+    found = upstream_inputs(parts)
+    assert found == {"matrix": matrix, "weights": weights, "words": words}
+    assert upstream_inputs(parts[::-1]) == found
+    assert upstream_inputs([parts[2]]) == found  # one part or three: the same record
+    rewrite(words, b"other words")
+    write_seal(parts[1], inputs={"words": words, "matrix": matrix})
+    with pytest.raises(ArtifactError, match="part-1.bin: built from another words input than"):
+        upstream_inputs(parts)
 
 
 # --- relative input paths survive moving the folder -------------------------------------

@@ -100,6 +100,7 @@ def run(built, folder: Path, **changes) -> dict[str, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     out = {name: folder / f"{name}.parquet" for name in ("games", "summary", "score_model")}
     strategies = changes.pop("strategies", built.settings.strategies)
+    per_job = changes.pop("openers_per_job", built.settings.openers_per_job)
     arguments = {
         "words": built.words,
         "commonness": built.commonness,
@@ -115,7 +116,7 @@ def run(built, folder: Path, **changes) -> dict[str, Path]:
     }
     arguments = {k: v for k, v in arguments.items() if k not in optimal}
     parts = []
-    for name, unit in play_units(strategies, built.settings.openers_per_job).items():
+    for name, unit in play_units(strategies, per_job).items():
         parts.append(folder / "units" / f"{name}.parquet")
         play_strategy(
             **arguments,
@@ -273,15 +274,19 @@ def test_score_model_agrees_with_the_games(built):
         score_model_table(store.read_games(built.games), bin_bits=0)
 
 
-def test_outputs_are_deterministic_whatever_the_threads(built, tmp_path):
-    for threads in (1, 2):
-        again = run(built, tmp_path / str(threads), threads=threads)
-        for name, path in (
-            ("games", built.games),
-            ("summary", built.summary),
-            ("score_model", built.score_model),
-        ):
-            assert again[name].read_bytes() == path.read_bytes(), (threads, name)
+@pytest.mark.parametrize(("threads", "per_job"), [(1, None), (2, None), (2, 1), (1, 1000)])
+def test_outputs_are_deterministic_whatever_the_threads_and_split(
+    built, tmp_path, threads, per_job
+):
+    """Threads and units of any size (one opener each, or all in one): the same bytes."""
+    split = {"openers_per_job": per_job} if per_job else {}
+    again = run(built, tmp_path / "again", threads=threads, **split)
+    for name, path in (
+        ("games", built.games),
+        ("summary", built.summary),
+        ("score_model", built.score_model),
+    ):
+        assert again[name].read_bytes() == path.read_bytes(), name
 
 
 def test_optimum_gap_is_left_empty_for_another_answer_list(built, tmp_path):

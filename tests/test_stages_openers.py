@@ -18,6 +18,7 @@ from pipeline.artifacts import entropy as entropy_artifact
 from pipeline.artifacts import openers as store
 from pipeline.artifacts import parquet
 from pipeline.artifacts.patterns import read_pattern_matrix
+from pipeline.artifacts.seal import read_seal, seal_path
 from pipeline.artifacts.words import read_word_index
 from pipeline.core.errors import ArtifactError, PipelineError
 from pipeline.kernels.second_guess import CountSearch
@@ -133,15 +134,27 @@ def test_same_inputs_same_bytes_whatever_the_threads(small, tmp_path):
     assert out[1].read_bytes() == small.second_guesses.read_bytes()
 
 
-def test_one_part_or_three_give_the_same_rankings(small, tmp_path):
+def test_one_part_or_three_give_the_same_bytes(small, tmp_path):
+    """The merged files record the parts' inputs, not the parts: the split changes no
+    byte of them. Their seals name the parts too (so a rebuilt part makes them stale)."""
     whole = answer_part(small, tmp_path / "whole.parquet", 0, 1, threads=2)
-    out = merged(small, [whole, small.prior_part], tmp_path / "merged")
-    index = read_word_index(small.words)
-    assert store.read_openers(out[0], index).equals(store.read_openers(small.openers, index))
-    schema = store.SECOND_GUESSES_SCHEMA
-    assert parquet.read_table(out[1], schema).equals(
-        parquet.read_table(small.second_guesses, schema)
-    )
+    assert whole.read_bytes() != small.answer_parts[0].read_bytes()
+    folder = small.openers.parent  # the seals record inputs relative to the file's folder
+    outputs = (folder / "openers-whole.parquet", folder / "second_guesses-whole.parquet")
+    merge_opener_rankings(
+        words=small.words, parts=[whole, small.prior_part], openers=outputs[0],
+        second_guesses=outputs[1],
+    )  # fmt: skip
+    for out, built in zip(outputs, (small.openers, small.second_guesses), strict=True):
+        assert out.read_bytes() == built.read_bytes()
+        upstream = ["commonness", "entropy", "patterns", "words"]
+        assert sorted(read_seal(out).inputs) == sorted([*upstream, "part_0000", "part_0001"])
+        assert len(read_seal(built).inputs) == len(upstream) + len(small.answer_parts) + 1
+        for role in upstream:
+            assert read_seal(out).inputs[role] == read_seal(built).inputs[role]
+        assert read_seal(out).inputs["part_0000"]["path"].endswith(whole.name)
+        out.unlink()
+        seal_path(out).unlink()
 
 
 def test_second_guess_row_groups_keep_an_opener_together(small, tmp_path, monkeypatch):

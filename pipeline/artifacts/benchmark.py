@@ -114,16 +114,20 @@ def write_benchmark(
     *,
     success_turns: int,
     inputs: Mapping[str, Path],
+    built_from: Mapping[str, Path] | None = None,
     settings: Mapping[str, Any],
 ) -> None:
-    """Write the three benchmark tables (games, summary, score model)."""
+    """Write the three benchmark tables (games, summary, score model); `built_from` (the
+    units' games) goes into their seals only."""
     for table, path, schema in zip(
         (games, summary, score_model),
         paths,
         (GAMES_SCHEMA, summary_schema(success_turns), SCORE_MODEL_SCHEMA),
         strict=True,
     ):
-        parquet.write_table(table, path, schema=schema, inputs=inputs, settings=settings)
+        parquet.write_table(
+            table, path, schema=schema, inputs=inputs, settings=settings, built_from=built_from
+        )
 
 
 def read_summary(path: str | Path) -> pa.Table:

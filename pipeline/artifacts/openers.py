@@ -87,11 +87,14 @@ def write_rankings(
     second_guesses_path: str | Path,
     *,
     inputs: Mapping[str, Path],
+    built_from: Mapping[str, Path] | None = None,
     settings: Mapping[str, Any],
 ) -> None:
+    """Both merged tables; `built_from` (the parts) goes into their seals only."""
     parquet.write_table(
-        openers, openers_path, schema=OPENERS_SCHEMA, inputs=inputs, settings=settings
-    )
+        openers, openers_path, schema=OPENERS_SCHEMA, inputs=inputs, settings=settings,
+        built_from=built_from,
+    )  # fmt: skip
     parquet.write_table(
         second_guesses,
         second_guesses_path,
@@ -99,6 +102,7 @@ def write_rankings(
         inputs=inputs,
         settings=settings,
         row_group_size=SECOND_GUESS_ROW_GROUP,
+        built_from=built_from,
     )
 
 

@@ -72,8 +72,14 @@ def write_table(
     inputs: Mapping[str, str | Path],
     settings: Mapping[str, Any],
     row_group_size: int = ROW_GROUP_SIZE,
+    built_from: Mapping[str, str | Path] | None = None,
 ) -> None:
-    """Write `table` in `schema` as a sealed Parquet file."""
+    """Write `table` in `schema` as a sealed Parquet file.
+
+    `inputs` are recorded in the file and its seal. `built_from` (the work files a merged
+    file was made of) only in its seal: a damaged or rebuilt part makes the file stale,
+    while its bytes stay the same however the work was split.
+    """
     table = conform(table, schema)
     metadata = dict(table.schema.metadata or {})
     metadata.update(_provenance(inputs, settings))
@@ -88,7 +94,7 @@ def write_table(
             write_statistics=True,
             write_page_checksum=True,
         )
-    seal.write_seal(path, inputs=inputs, settings=settings)
+    seal.write_seal(path, inputs={**inputs, **(built_from or {})}, settings=settings)
 
 
 def write_row_groups(

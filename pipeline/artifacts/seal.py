@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -169,3 +169,23 @@ def check_built_from(path: str | Path, role: str, source: str | Path) -> None:
         raise ArtifactError(
             f"{path}: built from another {Path(source).name} than {source}; {REBUILD_HINT}"
         )
+
+
+def upstream_inputs(parts: Sequence[str | Path]) -> dict[str, Path]:
+    """What the part files were built from (role -> path), for the file merged from them.
+
+    A merged artifact records these in its bytes, not the parts (the parts only in its
+    seal): the same inputs give the same bytes however the work was split
+    (`openers.parts`, `solver.openers_per_job`). Parts built from different bytes of one
+    input cannot be merged.
+    """
+    found: dict[str, tuple[Path, str, Path]] = {}
+    for part in map(Path, parts):
+        for role, entry in read_seal(part).inputs.items():
+            source = Path(os.path.normpath(part.parent / entry["path"]))
+            if role in found and found[role][1] != entry["sha256"]:
+                raise ArtifactError(
+                    f"{part}: built from another {role} input than {found[role][2]}; {REBUILD_HINT}"
+                )
+            found.setdefault(role, (source, entry["sha256"], part))
+    return {role: source for role, (source, _, _) in sorted(found.items())}

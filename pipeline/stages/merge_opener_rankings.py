@@ -9,7 +9,7 @@ from pathlib import Path
 from pipeline.analysis.opener_tables import merge_parts
 from pipeline.artifacts import openers as store
 from pipeline.artifacts import words as words_artifact
-from pipeline.artifacts.seal import check_built_from
+from pipeline.artifacts.seal import check_built_from, upstream_inputs
 from pipeline.core.errors import PipelineError
 from pipeline.core.ties import TIE_TOLERANCE
 
@@ -29,7 +29,8 @@ def merge_opener_rankings(
         ranked, rows = merge_parts(tables, index.words)
     except ValueError as error:
         raise PipelineError(f"cannot merge the openers parts: {error}") from None
-    inputs = {"words": words} | {f"part_{i:04d}": path for i, path in enumerate(parts)}
+    inputs = upstream_inputs(parts) | {"words": words}  # the same, whatever the split
+    built_from = {f"part_{i:04d}": path for i, path in enumerate(parts)}  # the seal only
     modes = sorted(set(ranked["mode"].to_pylist()))
     store.write_rankings(
         ranked,
@@ -37,6 +38,7 @@ def merge_opener_rankings(
         openers,
         second_guesses,
         inputs=inputs,
+        built_from=built_from,
         settings={"tie_tolerance": TIE_TOLERANCE, "modes": modes},
     )
     log.info("openers: %d ranked rows, %d second-guess rows", ranked.num_rows, rows.num_rows)
