@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 
 FILE = "datapackage.json"
 LOCATION_KEYS = ("mirror",)  # settings that say where inputs were read from, not what
+# Settings that say how the work was split into jobs: no byte of any artifact depends on them.
+SPLIT_KEYS = (("openers", "parts"), ("solver", "openers_per_job"))
 MEDIA_TYPES = {
     ".parquet": ("parquet", "application/vnd.apache.parquet"),
     ".json": ("json", "application/json"),
@@ -104,6 +106,16 @@ def _resource(path: Path, root: Path) -> dict[str, Any]:
     return resource
 
 
+def published_config(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The config as the descriptor records it: what was computed, less where the inputs
+    were read from and how the work was split."""
+    published = {k: v for k, v in config.items() if k not in LOCATION_KEYS}
+    for section, key in SPLIT_KEYS:
+        if isinstance(published.get(section), Mapping):
+            published[section] = {k: v for k, v in published[section].items() if k != key}
+    return published
+
+
 def build_datapackage(
     artifacts: Sequence[str | Path],
     raw_files: Sequence[str | Path],
@@ -143,7 +155,7 @@ def build_datapackage(
     descriptor = package.to_descriptor()
     descriptor["wordle_pipeline"] = {
         "package_version": pipeline.__version__,
-        "config": {k: v for k, v in config.items() if k not in LOCATION_KEYS},
+        "config": published_config(config),
         "raw_inputs": raw_inputs,
     }
     return descriptor

@@ -8,6 +8,7 @@ from pipeline import dag
 from pipeline.analysis.optimal_tables import select_openers
 from pipeline.analysis.play_units import needs_optimal, needs_rankings, play_units
 from pipeline.artifacts import layout, seal
+from pipeline.artifacts.datapackage import published_config
 from pipeline.artifacts.openers import ranked_words
 from pipeline.artifacts.optimal import OPENERS_FILE as OPTIMAL_OPENERS_FILE
 from pipeline.artifacts.optimal import TREES_FILE as OPTIMAL_TREES_FILE
@@ -326,8 +327,9 @@ def get_sealed_artifacts(wildcards):
 
 
 def get_published_config():
-    """The effective config for the descriptor, less where inputs were read from."""
-    return json.dumps({k: v for k, v in config.items() if k != "mirror"}, sort_keys=True)
+    """The effective config for the descriptor, less where inputs were read from and how
+    the work was split (so another split rebuilds nothing and changes no byte)."""
+    return json.dumps(published_config(config), sort_keys=True)
 
 
 def repair_damaged():
