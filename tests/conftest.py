@@ -150,6 +150,7 @@ def built(tmp_path_factory) -> Path:
     tests that damage or rebuild work on a copy (tests.workflow_helpers.clone_checkout)."""
     from filelock import FileLock
 
+    from tests import workflow_helpers
     from tests.workflow_helpers import make_checkout, snakemake
 
     root = tmp_path_factory.getbasetemp().parent
@@ -159,6 +160,7 @@ def built(tmp_path_factory) -> Path:
             shutil.rmtree(checkout, ignore_errors=True)
             make_checkout(checkout)
             snakemake(checkout)
+    workflow_helpers.KERNEL_CACHE_SOURCE = checkout  # later checkouts start compiled
     return checkout
 
 
