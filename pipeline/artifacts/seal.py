@@ -189,3 +189,9 @@ def upstream_inputs(parts: Sequence[str | Path]) -> dict[str, Path]:
                 )
             found.setdefault(role, (source, entry["sha256"], part))
     return {role: source for role, (source, _, _) in sorted(found.items())}
+
+
+def part_inputs(parts: Sequence[str | Path]) -> dict[str, Path]:
+    """The parts themselves (role part_0000, ...), for the seal of the file merged from
+    them only, beside upstream_inputs: a damaged or rebuilt part makes that file stale."""
+    return {f"part_{i:04d}": Path(part) for i, part in enumerate(parts)}

@@ -9,7 +9,7 @@ from pathlib import Path
 from pipeline.analysis.opener_tables import merge_parts
 from pipeline.artifacts import openers as store
 from pipeline.artifacts import words as words_artifact
-from pipeline.artifacts.seal import check_built_from, upstream_inputs
+from pipeline.artifacts.seal import check_built_from, part_inputs, upstream_inputs
 from pipeline.core.errors import PipelineError
 from pipeline.core.ties import TIE_TOLERANCE
 
@@ -30,7 +30,6 @@ def merge_opener_rankings(
     except ValueError as error:
         raise PipelineError(f"cannot merge the openers parts: {error}") from None
     inputs = upstream_inputs(parts) | {"words": words}  # the same, whatever the split
-    built_from = {f"part_{i:04d}": path for i, path in enumerate(parts)}  # the seal only
     modes = sorted(set(ranked["mode"].to_pylist()))
     store.write_rankings(
         ranked,
@@ -38,7 +37,7 @@ def merge_opener_rankings(
         openers,
         second_guesses,
         inputs=inputs,
-        built_from=built_from,
+        built_from=part_inputs(parts),
         settings={"tie_tolerance": TIE_TOLERANCE, "modes": modes},
     )
     log.info("openers: %d ranked rows, %d second-guess rows", ranked.num_rows, rows.num_rows)

@@ -15,7 +15,7 @@ from pipeline.analysis.optimal_play import best_opener
 from pipeline.analysis.play_units import label_of, strategy_mode
 from pipeline.artifacts import benchmark as store
 from pipeline.artifacts import optimal as optimal_artifact
-from pipeline.artifacts.seal import REBUILD_HINT, upstream_inputs
+from pipeline.artifacts.seal import REBUILD_HINT, part_inputs, upstream_inputs
 from pipeline.core.errors import ArtifactError
 
 log = logging.getLogger(__name__)
@@ -79,12 +79,11 @@ def summarize_benchmarks(
         "bin_bits": bin_bits,
     }
     inputs: dict[str, Path] = upstream_inputs(parts)  # the same, whatever the split
-    built_from = {f"part_{i:04d}": path for i, path in enumerate(parts)}  # the seal only
     if optimal_openers is not None:
         inputs["optimal_openers"] = optimal_openers
     store.write_benchmark(
         merged, summary_table, model, (games, summary, score_model),
-        success_turns=tables.SUCCESS_TURNS, inputs=inputs, built_from=built_from,
+        success_turns=tables.SUCCESS_TURNS, inputs=inputs, built_from=part_inputs(parts),
         settings=settings,
     )  # fmt: skip
     for row in summary_table.to_pylist():
