@@ -20,7 +20,6 @@ import yaml
 
 from pipeline.core.wordle import encode_words
 from pipeline.kernels.feedback import feedback_matrix
-from tests import workflow_helpers
 from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_COUNTS, REPO
 from tests.workflow_helpers import copy_kernel_cache, copy_source, fixture_env
 
@@ -148,8 +147,7 @@ def test_every_readme_shell_block_runs_as_written(tmp_path):
     project = tmp_path / "work" / "project"
     pins = write_shared_mirror(tmp_path / "work" / "shared" / "wordle-data")
     copy_source(project)
-    if workflow_helpers.KERNEL_CACHE_SOURCE is not None:  # compiled by the fixture build
-        copy_kernel_cache(workflow_helpers.KERNEL_CACHE_SOURCE, project)
+    copy_kernel_cache(project)  # compiled by the fixture build, when it has run
     for name in ("pyproject.toml", "README.md", "LICENSE", "benchmarks"):
         source = REPO / name
         if source.is_dir():

@@ -77,12 +77,15 @@ def copy_source(destination: Path) -> None:
 KERNEL_CACHE_SOURCE: Path | None = None
 
 
-def copy_kernel_cache(source: Path, destination: Path) -> None:
-    """numba's cache files (pipeline/**/__pycache__/*.nbi, *.nbc) of `source` into the
-    checkout `destination`. numba keys them by each module's size and mtime (copy_source
-    keeps both) and its bytecode, so a kernel whose code differs is compiled again."""
-    for cached in sorted((source / "pipeline").rglob("__pycache__/*.nb[ic]")):
-        target = destination / cached.relative_to(source)
+def copy_kernel_cache(destination: Path) -> None:
+    """numba's cache files (pipeline/**/__pycache__/*.nbi, *.nbc) of KERNEL_CACHE_SOURCE,
+    when there is one, into the checkout `destination`. numba keys them by each module's
+    size and mtime (copy_source keeps both) and its bytecode, so a kernel whose code
+    differs is compiled again."""
+    if KERNEL_CACHE_SOURCE is None:
+        return
+    for cached in sorted((KERNEL_CACHE_SOURCE / "pipeline").rglob("__pycache__/*.nb[ic]")):
+        target = destination / cached.relative_to(KERNEL_CACHE_SOURCE)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(cached, target)
 
@@ -94,8 +97,7 @@ def make_checkout(path: Path, **overrides) -> Path:
     config = json.loads(json.dumps(FIXTURE_CONFIG))
     config.update(overrides)
     copy_source(path)
-    if KERNEL_CACHE_SOURCE is not None:
-        copy_kernel_cache(KERNEL_CACHE_SOURCE, path)
+    copy_kernel_cache(path)
     write_fixture_mirror(path / "mirror")
     write_config(path, config)
     return path
