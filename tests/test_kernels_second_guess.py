@@ -115,10 +115,15 @@ def test_count_search_refuses_a_matrix_of_other_words(small):
         CountSearch(matrix[::-1], answer_rows, encoded)  # a transposed or shuffled read
 
 
-@pytest.mark.parametrize("records", [4, 1])
-def test_weighted_winner_with_extreme_weights_equals_brute_force(small, rescores, records):
+@pytest.mark.parametrize(("records", "chunk"), [(4, 64), (1, 64), (4, 3)])
+def test_weighted_winner_with_extreme_weights_equals_brute_force(
+    small, rescores, monkeypatch, records, chunk
+):
     """Every word a candidate, weighted. Near-zero weights make a perfect split no better
-    than others within the tolerance (no early stop); records=1 forces the rescoring."""
+    than others within the tolerance (no early stop); records=1 forces the rescoring;
+    chunks of 3 guesses make the best so far change between chunks (the word list has
+    fewer than 64 words)."""
+    monkeypatch.setattr(second_guess, "_WEIGHTED_CHUNK", chunk)
     words, encoded = small["words"], small["encoded"]
     weights = np.array([1e-12 if i % 3 == 0 else 1.0 + i / 7 for i in range(len(words))])
     weight = dict(zip(words, weights.tolist(), strict=True))

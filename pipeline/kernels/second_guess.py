@@ -14,9 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.ties import TIE_TOLERANCE, best_position
+from pipeline.core.wordle import pattern_dtype
 from pipeline.kernels import letter_groups_jit as groups_jit
 from pipeline.kernels import second_guess_jit as jit
 from pipeline.kernels.feedback import feedback_matrix
+from pipeline.kernels.feedback_jit import letter_counts
 from pipeline.kernels.partition import FixedPoint, fixed_point, float_stats
 
 RECORDS = 4  # capacity of each per-bucket tie list; overflow falls back to a rescore
@@ -164,6 +166,7 @@ def weighted_winner(
     """(best second guess, whether it is in the bucket) for the bucket of words `ids`,
     every word weighted by `weights` (aligned with ids); `groups` are letter_groups of
     every word over every word."""
+    encoded = np.ascontiguousarray(encoded, dtype=np.uint8)
     n = len(ids)
     total = float(weights.sum())
     whole = total * np.log2(total)
@@ -181,7 +184,6 @@ def weighted_winner(
     lower = np.empty(len(groups.guess_groups), dtype=np.float64)
     groups_jit.group_bounds(groups.guess_groups, scores, (slots - 1) * whole + margin, lower)
     state = _weighted_state(TIE_TOLERANCE * total, records)
-    thr = state[2]
     n_bins = 3 ** encoded.shape[1]
     scratch = (np.zeros(n_bins, np.int64), np.zeros(n_bins), np.empty(max(n, 1), np.int64))
     # A perfect split beats every other split by at least the cost of merging the two
@@ -189,31 +191,23 @@ def weighted_winner(
     light = np.sort(weights)[:2]
     gap = light.sum() * np.log2(light.sum()) - np.sum(light * np.log2(light))
     can_resolve = bool(gap > 2 * state[0][0] + 4 * margin)
-    targets = encoded[ids]
+    targets_t = np.ascontiguousarray(encoded[ids].T)
+    block = np.empty((_WEIGHTED_CHUNK, n), dtype=pattern_dtype(encoded.shape[1]))
+    common = (targets_t, letter_counts(targets_t), weights)
 
     def offer_all(rows: np.ndarray, in_bucket: bool) -> tuple[bool, bool]:
-        perfect = False
-        for start in range(0, len(rows), _WEIGHTED_CHUNK):
-            chunk = rows[start : start + _WEIGHTED_CHUNK]
-            chunk = chunk[lower[chunk] <= thr[0]]
-            if chunk.size:
-                sub = feedback_matrix(encoded[chunk], targets, engine="jit")
-                found, stop = jit.offer_weighted_rows(
-                    chunk, sub, weights, in_bucket, can_resolve, *scratch, *state
-                )
-                perfect = perfect or found
-                if stop:
-                    return perfect, True
-        return perfect, False
+        return jit.offer_weighted_guesses(
+            encoded, rows, lower, *common, in_bucket, can_resolve, block, scratch, state
+        )
 
     perfect, _ = offer_all(ids, True)
     if not (perfect and can_resolve):
-        outside = lower <= thr[0]
+        outside = lower <= state[2][0]
         outside[ids] = False
         offer_all(np.flatnonzero(outside), False)
     _, _, _, rec_g, _, rec_n, overflow = state
     if overflow[0]:
-        return _rescore(feedback_matrix(encoded, targets, engine="jit"), ids, weights)
+        return _rescore(feedback_matrix(encoded, encoded[ids], engine="jit"), ids, weights)
     if rec_n[0, 0] > 0:
         return int(rec_g[0, 0, 0]), True
     return int(rec_g[0, 1, 0]), False

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pipeline.kernels.feedback_jit import fill_patterns
 from pipeline.kernels.letter_groups_jit import (
     group_bound,
     group_bounds,
@@ -269,4 +270,51 @@ def offer_weighted_rows(
             perfect = True
             if can_resolve and not in_bucket:
                 return perfect, True
+    return perfect, False
+
+
+@njit(cache=True, nogil=True)
+def offer_weighted_guesses(
+    encoded,
+    rows,
+    lower,
+    targets_t,
+    target_counts,
+    weights,
+    in_bucket,
+    can_resolve,
+    block,
+    scratch,
+    state,
+):  # pragma: no cover - compiled
+    """offer_weighted_rows for the guesses `rows` (word order) on the bucket whose words
+    are targets_t (transposed, with their letter counts). Patterns are computed only for
+    guesses whose lower bound still passes the best so far, block.shape[0] at a time.
+    Returns (any perfect split, stopped early)."""
+    counts, mass, touched = scratch
+    tol, best, thr, rec_g, rec_s, rec_n, overflow = state
+    size = block.shape[0]
+    chosen = np.empty(size, dtype=np.int64)
+    letters = np.empty((size, encoded.shape[1]), dtype=encoded.dtype)
+    perfect = False
+    i = 0
+    while i < rows.size:
+        m = 0
+        while i < rows.size and m < size:
+            g = rows[i]
+            i += 1
+            if lower[g] <= thr[0]:
+                chosen[m] = g
+                letters[m] = encoded[g]
+                m += 1
+        if m == 0:
+            break
+        fill_patterns(letters[:m], targets_t, target_counts, block[:m])
+        found, stop = offer_weighted_rows(
+            chosen[:m], block[:m], weights, in_bucket, can_resolve, counts, mass, touched,
+            tol, best, thr, rec_g, rec_s, rec_n, overflow,
+        )  # fmt: skip
+        perfect = perfect or found
+        if stop:
+            return perfect, True
     return perfect, False
