@@ -178,4 +178,4 @@ def test_letter_groups_are_each_letter_and_its_positions():
         assert letters == sorted(set(word))
         for j, x in enumerate(letters):
             positions = sum(1 << i for i, y in enumerate(word) if y == x)
-            assert groups.cand_cells[c, j] == positions * 6 + word.count(x)
+            assert groups.cand_cells[c, j] == (positions << 3) | word.count(x)

@@ -55,20 +55,23 @@ def tally_cells(
 
 @njit(cache=True, nogil=True)
 def group_keys(
-    x, mask, size, popcount, width, cells, cell_list, cell_n, key_mass, key_list
+    x, mask, size, popcount, shift, cells, cell_list, cell_n, key_mass, key_list
 ):  # pragma: no cover - compiled
     """Merge letter x's cells into the replies of group (x, mask): fills key_mass at the
     keys listed in key_list and returns how many (the absent reply is left out).
 
     The reply on the group's positions I is fixed by the greens on I and by how many
-    other positions of I turn yellow: min(copies - greens, |I| - greens).
+    other positions of I turn yellow: min(copies - greens, |I| - greens). A cell is
+    (position bits << shift) | copies; shifts, not divisions: this runs for every group
+    of every bucket.
     """
+    low = (1 << shift) - 1
     n_keys = 0
     for i in range(cell_n[x]):
         cell = cell_list[x, i]
-        green = (cell // width) & mask
+        green = (cell >> shift) & mask
         n_green = popcount[green]
-        key = green * width + min(cell % width - n_green, size - n_green)
+        key = (green << shift) + min((cell & low) - n_green, size - n_green)
         if key_mass[key] == 0.0:
             key_list[n_keys] = key
             n_keys += 1
@@ -98,20 +101,24 @@ def group_counts(
     cand_letters,
     cand_cells,
     popcount,
-    width,
+    shift,
     work,
     values,
     out,
 ):  # pragma: no cover - compiled
     """Fixed-point sum of c*log2(c) over the replies of every letter group (see
-    _LetterGroups) on columns[lo:hi], all candidates weighing 1."""
+    LetterGroups) on columns[lo:hi], all candidates weighing 1. A letter no candidate
+    holds gives its groups one reply: n log2 n."""
     cells, cell_list, cell_n, present, key_mass, key_list = work
     tally_cells(columns, lo, hi, ones, cand_letters, cand_cells, cells, cell_list, cell_n, present)
     n = hi - lo
     for k in range(group_letter.size):
         x = group_letter[k]
+        if cell_n[x] == 0:
+            out[k] = values[n]
+            continue
         n_keys = group_keys(
-            x, group_mask[k], group_size[k], popcount, width, cells, cell_list, cell_n,
+            x, group_mask[k], group_size[k], popcount, shift, cells, cell_list, cell_n,
             key_mass, key_list,
         )  # fmt: skip
         score = values[n - present[x]]
@@ -134,7 +141,7 @@ def group_weights(
     cand_letters,
     cand_cells,
     popcount,
-    width,
+    shift,
     work,
     out,
 ):  # pragma: no cover - compiled
@@ -151,7 +158,7 @@ def group_weights(
     for k in range(group_letter.size):
         x = group_letter[k]
         n_keys = group_keys(
-            x, group_mask[k], group_size[k], popcount, width, cells, cell_list, cell_n,
+            x, group_mask[k], group_size[k], popcount, shift, cells, cell_list, cell_n,
             key_mass, key_list,
         )  # fmt: skip
         score = 0.0

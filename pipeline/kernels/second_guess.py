@@ -40,14 +40,19 @@ class LetterGroups:
     group_mask: np.ndarray  # (K,) bit i set: the letter is at position i
     group_size: np.ndarray  # (K,) positions in the group
     cand_letters: np.ndarray  # (C, L) distinct letters of each candidate, -1 padded
-    cand_cells: np.ndarray  # (C, L) their cells: position bits * (L + 1) + copies
+    cand_cells: np.ndarray  # (C, L) their cells: (position bits << shift) | copies
     popcount: np.ndarray  # (2**L,)
+    shift: int  # bits that hold a letter's copies (up to L) in a cell
 
-    def kernel_arguments(self) -> tuple[np.ndarray, ...]:
+    def kernel_arguments(self) -> tuple:
         return (
             self.guess_groups, self.group_letter, self.group_mask, self.group_size,
-            self.cand_letters, self.cand_cells, self.popcount,
+            self.cand_letters, self.cand_cells, self.popcount, self.shift,
         )  # fmt: skip
+
+    def work(self) -> tuple[np.ndarray, ...]:
+        """Scratch arrays of the group tallies: a cell per (position bits, copies)."""
+        return groups_jit.group_work(len(self.popcount) << self.shift)
 
 
 def letter_groups(guesses: np.ndarray, candidates: np.ndarray) -> LetterGroups:
@@ -63,11 +68,12 @@ def letter_groups(guesses: np.ndarray, candidates: np.ndarray) -> LetterGroups:
     guess_groups[guess_groups < 0] = len(keys)
     cand_letters = np.full(candidates.shape, -1, dtype=np.int64)
     cand_cells = np.zeros(candidates.shape, dtype=np.int64)
+    shift = length.bit_length()
     for c, word in enumerate(candidates.tolist()):
         for j, x in enumerate(sorted(set(word))):
             cand_letters[c, j] = x
             bits = sum(1 << i for i, letter in enumerate(word) if letter == x)
-            cand_cells[c, j] = bits * (length + 1) + word.count(x)
+            cand_cells[c, j] = (bits << shift) | word.count(x)
     popcount = np.array([bin(v).count("1") for v in range(1 << length)], dtype=np.int64)
     return LetterGroups(
         guess_groups=guess_groups.astype(np.uint64),  # unsigned: no negative indexing
@@ -77,6 +83,7 @@ def letter_groups(guesses: np.ndarray, candidates: np.ndarray) -> LetterGroups:
         cand_letters=cand_letters,
         cand_cells=cand_cells,
         popcount=popcount,
+        shift=shift,
     )
 
 
@@ -173,11 +180,10 @@ def weighted_winner(
     n_groups = len(groups.group_letter)
     scores = np.empty(n_groups + 1, dtype=np.float64)
     scores[n_groups] = whole
-    width = encoded.shape[1] + 1
     groups_jit.group_weights(
         ids, 0, n, weights, groups.group_letter, groups.group_mask, groups.group_size,
-        groups.cand_letters, groups.cand_cells, groups.popcount, width,
-        groups_jit.group_work(len(groups.popcount) * width), scores,
+        groups.cand_letters, groups.cand_cells, groups.popcount, groups.shift, groups.work(),
+        scores,
     )  # fmt: skip
     slots = groups.guess_groups.shape[1]
     margin = 1e-9 * total * (slots + 1) * (2.0 + abs(np.log2(total)) + np.log2(n))

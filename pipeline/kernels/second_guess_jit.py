@@ -185,12 +185,12 @@ def solve_counts(
     order, skipping what the bound rules out. Returns (winner word_id, winner in bucket,
     best S, overflowed) per bucket. `groups`: LetterGroups.kernel_arguments().
     """
-    guess_groups, group_letter, group_mask, group_size, cand_letters, cand_cells, popcount = groups
+    guess_groups, group_letter, group_mask, group_size, cand_letters, cand_cells = groups[:6]
+    popcount, shift = groups[6:]
     n_buckets, n_guesses = starts.size - 1, matrix.shape[0]
     best, thr, rec_g, rec_s, rec_n, overflow = tie_state(n_buckets, records)
     hist = np.zeros((4, span), dtype=np.int64)
-    width = cand_letters.shape[1] + 1
-    work = group_work(popcount.size * width)
+    work = group_work(popcount.size << shift)
     ones = np.ones(columns.size, dtype=np.float64)
     scores = np.zeros(group_letter.size + 1, dtype=np.int64)
     members, left = np.empty(columns.size, dtype=np.int64), np.empty(n_guesses, dtype=np.int64)
@@ -206,7 +206,7 @@ def solve_counts(
             scores[group_letter.size] = values[hi - lo]
             group_counts(
                 columns, lo, hi, ones, group_letter, group_mask, group_size, cand_letters,
-                cand_cells, popcount, width, work, values, scores,
+                cand_cells, popcount, shift, work, values, scores,
             )  # fmt: skip
             offset = group_bound_offset(values, hi - lo, guess_groups.shape[1])
         for k in range(lo, hi):
