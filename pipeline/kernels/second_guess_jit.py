@@ -15,7 +15,9 @@ What makes it cheap:
   one small merge per group and bucket. This rules out almost all (guess, bucket) pairs
   (about 97% of the pattern reads on the real lists) before a single pattern is read.
 - The guesses left are scored four at a time (partition_jit.lanes4), stopping once all
-  four pass the best score so far plus the tolerance.
+  four pass the best score so far plus the tolerance. The first cells of the next few
+  guesses in the running are requested from memory ahead (prefetch_jit) while the
+  current four are scored: the matrix is larger than the cache.
 - A bucket's own words are scored first. A perfect split (all replies distinct) beats
   any other by far more than the tolerance, so the first perfect candidate wins at once,
   otherwise the first perfect non-candidate in word order.
@@ -36,6 +38,10 @@ from pipeline.kernels.letter_groups_jit import (
     group_work,
 )
 from pipeline.kernels.partition_jit import lanes4, settle_float, tally
+from pipeline.kernels.prefetch_jit import prefetch
+
+PREFETCH_AHEAD = 8  # guesses whose first cells are requested before they are scored
+PREFETCH_CELLS = 4  # cells requested per guess (most scores stop within a few)
 
 
 @njit(cache=True, nogil=True)
@@ -108,16 +114,26 @@ def score_guesses(
     lane_g = np.zeros(4, dtype=np.int64)
     lanes_out = np.empty((3, 4), dtype=np.int64)
     s = lanes_out[0]
-    i = 0
+    depth = min(hi - lo, PREFETCH_CELLS)
+    i = ahead = queued = 0  # guesses[i:ahead] looked at, `queued` of them requested
     while i < n_guesses:
         limit = thr[b]
+        while ahead < n_guesses and queued < PREFETCH_AHEAD:
+            g = guesses[ahead]
+            ahead += 1
+            if lower[g] <= limit:
+                for k in range(lo, lo + depth):
+                    prefetch(matrix[g], columns[k])
+                queued += 1
         lanes = 0
         while i < n_guesses and lanes < 4:
             g = guesses[i]
             if lower[g] <= limit:
                 lane_g[lanes] = g
                 lanes += 1
+                queued = max(queued - 1, 0)
             i += 1
+        ahead = max(ahead, i)
         if lanes == 0:
             break
         for j in range(lanes, 4):
