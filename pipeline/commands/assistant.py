@@ -27,6 +27,7 @@ from pipeline.commands.assistant_data import data_folder, load
 from pipeline.commands.assistant_game import Advisor
 from pipeline.commands.assistant_input import COLOUR_HELP, split_turns
 from pipeline.core.errors import PipelineError, UsageError
+from pipeline.core.without_pandas import hide_pandas
 
 PROG = "wordle-assist"
 MODES = ("answers", "prior")
@@ -184,25 +185,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _guarded(lambda: one_shot(args))
 
 
-class _WithoutPandas:
-    """An import finder that reports pandas as not installed."""
-
-    @staticmethod
-    def find_spec(name: str, path: object = None, target: object = None) -> None:
-        if name == "pandas" or name.startswith("pandas."):
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-
-
 def cli() -> None:
-    """The console script: main() in a process of its own.
-
-    When pandas is installed (frictionless brings it), pyarrow imports it on the first
-    to_numpy to recognise pandas types: 0.3 s of a 0.5 s answer. Nothing here uses
-    pandas, so this process reports it as not installed first (a finder, not a None in
-    sys.modules, which pyarrow's compiled pandas shim does not take for "absent"); never
-    in main(), which runs inside other programs and tests.
-    """
-    sys.meta_path.insert(0, _WithoutPandas)
+    """The console script: main() in a process of its own, without pandas (see
+    pipeline.core.without_pandas: 0.3 s of a 0.5 s answer); never in main(), which runs
+    inside other programs and tests."""
+    hide_pandas()
     sys.exit(main())
 
 

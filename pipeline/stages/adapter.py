@@ -24,6 +24,7 @@ from typing import Any
 
 from pipeline.artifacts.seal import is_seal
 from pipeline.core.errors import PipelineError
+from pipeline.core.without_pandas import hide_pandas
 
 log = logging.getLogger("pipeline")
 _LIST_TYPES = (list, collections.abc.Sequence)
@@ -91,7 +92,9 @@ def log_resources() -> None:
 
 
 def run_stage(snakemake: Any, stage: Callable[..., None]) -> None:
-    """Run `stage` for the Snakemake job described by `snakemake` (see the module doc)."""
+    """Run `stage` for the Snakemake job described by `snakemake` (see the module doc).
+    The job runs without pandas, which no stage uses (pipeline.core.without_pandas)."""
+    hide_pandas()
     _configure_logging(snakemake.log[0] if snakemake.log else None)
     files = dict(snakemake.input.items()) | dict(snakemake.output.items())
     arguments = stage_arguments(stage, files, dict(snakemake.params.items()), snakemake.threads)
