@@ -1,12 +1,15 @@
 """run_stage ends a successful job's log with the job's exact CPU time and peak memory,
-and runs the job without pandas."""
+and runs the job without pandas and without a BLAS thread per core."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 JOB = """
 import sys, time
@@ -79,3 +82,32 @@ def test_a_job_that_uses_arrow_does_not_import_pandas(tmp_path: Path):
     probe = "import pyarrow as pa, sys; pa.array([1]); print('pandas' in sys.modules)"
     shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert shown.stdout.strip() == "True"  # without run_stage, pyarrow does import it
+
+
+THREADS_AFTER_NUMPY = (
+    "import sys\n"
+    "{first}"
+    "import numpy\n"
+    "status = open('/proc/self/status').read()\n"
+    "print(status.split('Threads:')[1].split()[0])\n"
+)
+
+
+@pytest.mark.skipif(
+    (os.cpu_count() or 1) < 2 or not Path("/proc/self/status").exists(),
+    reason="needs Linux's /proc and 2 cores (OpenBLAS starts no extra thread on one)",
+)
+def test_a_job_imports_numpy_without_blas_threads():
+    """A job's script imports pipeline.stages before numpy, so OpenBLAS starts no thread
+    per core; a plain process with the same environment does (the test's own check)."""
+    environment = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+
+    def threads(first: str) -> int:
+        code = THREADS_AFTER_NUMPY.format(first=first)
+        shown = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=environment
+        )
+        return int(shown.stdout)
+
+    assert threads("from pipeline.stages.adapter import run_stage\n") == 1
+    assert threads("") > 1
