@@ -146,6 +146,15 @@ def test_weighted_winner_with_extreme_weights_equals_brute_force(
         assert rescores  # the tie lists overflowed and the rescoring decided
 
 
+def test_weighted_winner_refuses_words_it_cannot_read_in_place(small):
+    encoded = small["encoded"]
+    groups = letter_groups(encoded, encoded)
+    ids, weights = np.array([0, 1, 2]), np.ones(3)
+    for bad in (encoded.astype(np.int64), np.asfortranarray(encoded), encoded[0]):
+        with pytest.raises(ValueError, match="C-contiguous"):
+            weighted_winner(bad, groups, ids, weights)
+
+
 def test_weighted_winner_with_uniform_weights_matches_counting(small):
     """Uniform weights over every word: the weighted search picks what the count search
     picks when every word is an answer."""

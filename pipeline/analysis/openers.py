@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.analysis.opener_tables import SecondGuesses
-from pipeline.kernels.feedback import feedback_matrix
+from pipeline.kernels.feedback import check_encoded, feedback_matrix
 from pipeline.kernels.partition import bucket_layout, bucket_stats, float_stats
 from pipeline.kernels.second_guess import CountSearch, letter_groups, weighted_winner
 
@@ -103,7 +103,7 @@ class PriorSearch:
     still in the running. The letter groups are built once, for every opener."""
 
     def __init__(self, encoded: np.ndarray, weights: np.ndarray) -> None:
-        self.encoded = np.ascontiguousarray(encoded, dtype=np.uint8)
+        self.encoded, _ = check_encoded(encoded, encoded)
         self.weights = np.asarray(weights, dtype=np.float64)
         self.groups = letter_groups(self.encoded, self.encoded)
 

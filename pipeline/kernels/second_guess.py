@@ -172,8 +172,10 @@ def weighted_winner(
 ) -> tuple[int, bool]:  # fmt: skip
     """(best second guess, whether it is in the bucket) for the bucket of words `ids`,
     every word weighted by `weights` (aligned with ids); `groups` are letter_groups of
-    every word over every word."""
-    encoded = np.ascontiguousarray(encoded, dtype=np.uint8)
+    every word over every word; `encoded` as feedback.check_encoded returns it (checked
+    once by the caller, not per bucket)."""
+    if encoded.ndim != 2 or encoded.dtype != np.uint8 or not encoded.flags.c_contiguous:
+        raise ValueError("encoded words must be a C-contiguous (n, L) uint8 array")
     n = len(ids)
     total = float(weights.sum())
     whole = total * np.log2(total)
