@@ -72,7 +72,7 @@ def validate_source(name: str, spec: Mapping[str, Any]) -> dict[str, Any]:
     for key in _REQUIRED_KEYS[kind]:
         value = spec.get(key)
         if not isinstance(value, str) or not value.strip():
-            raise PipelineError(f"source {name!r} (kind {kind}): missing or empty key {key!r}")
+            raise PipelineError(f"source {name!r}: missing or empty key {key!r} (kind {kind})")
         clean[key] = value.strip()
     clean["sha256"] = _pinned_sha256(name, spec.get("sha256"))
     clean["mirror_path"] = _mirror_path(name, spec.get("mirror_path"))
