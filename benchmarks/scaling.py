@@ -8,7 +8,9 @@ and then every 30 s: a 25 s job's CPU is its 15 s sample). The run log gives eve
 job's inputs, outputs and log, hence the job graph. The projection replays that graph
 on N cores: a job asks for the threads its rule asks for at N cores (read from a dry
 run), and takes wall1 * ((1 - f) + f / t) with t threads, where f, the part of the job
-that threads speed up, comes from the same job's wall at 1 and 2 threads (Amdahl). Jobs
+that threads speed up, comes from the same job's wall at 1 and 2 threads (Amdahl); a rule
+whose jobs share the cores (one thread each at 2 cores, more at 16) has one of its jobs
+run again alone with 2 threads for it, and its f stands for the rule's jobs. Jobs
 start in the order Snakemake would: as soon as their inputs exist and enough cores are
 free, those of the highest `priority:` first. It is given for the whole pipeline, for
 today's stages (the optimal-tree stage left out) and for the optimal stage on its own.
@@ -208,6 +210,32 @@ def simulate(
     return now
 
 
+def shared_core_rules(workdir: Path, jobs2: dict[str, Job]) -> dict[str, str]:
+    """Rules whose jobs ran on one thread at --cores 2 but ask for more at 16 cores, each
+    with one of its jobs (outputs joined by spaces): their f needs a run of its own."""
+    at16 = planned_threads(workdir, 16)
+    chosen: dict[str, str] = {}
+    for outputs, job in sorted(jobs2.items()):
+        if job.threads == 1 and at16.get(outputs, 1) > 1:
+            chosen.setdefault(job.rule, outputs)
+    return chosen
+
+
+def rule_fractions(workdir: Path, jobs1: dict[int, Job], jobs2: dict[str, Job]) -> dict[str, float]:
+    """f per shared-core rule: one of its jobs rerun alone at --cores 2 with 2 threads
+    (the same bytes again), against its wall at --cores 1."""
+    wall1 = {" ".join(job.outputs): job.wall for job in jobs1.values()}
+    fractions = {}
+    for rule, outputs in shared_core_rules(workdir, jobs2).items():
+        output = snakemake(
+            workdir, "--cores", "2", "--set-threads", f"{rule}=2", "--force", *outputs.split()
+        )
+        (job,) = parse_jobs(output).values()
+        read_measurements(workdir, {job.jobid: job})
+        fractions[rule] = parallel_fraction(wall1[outputs], job.wall, job.threads)
+    return fractions
+
+
 def measure(workdir: Path) -> dict[str, object]:
     """Run the pipeline from the raw inputs at 1 and 2 cores; project 4, 8 and 16 cores;
     and once more at 1 core unsplit, for the CPU the split costs."""
@@ -218,10 +246,16 @@ def measure(workdir: Path) -> dict[str, object]:
     wall2, log2 = fresh_run(workdir, 2)
     jobs2 = {" ".join(job.outputs): job for job in parse_jobs(log2).values()}
     read_measurements(workdir, {job.jobid: job for job in jobs2.values()})
+    by_rule = rule_fractions(workdir, jobs1, jobs2)
     fractions = {}
     for jobid, job in jobs1.items():
         other = jobs2.get(" ".join(job.outputs))
-        fractions[jobid] = parallel_fraction(job.wall, other.wall, other.threads) if other else 0.0
+        if job.rule in by_rule:
+            fractions[jobid] = by_rule[job.rule]
+        else:
+            fractions[jobid] = (
+                parallel_fraction(job.wall, other.wall, other.threads) if other else 0.0
+            )
     optimal = {jobid for jobid, job in jobs1.items() if in_optimal_stage(job)}
     graphs = {
         "all": jobs1,
@@ -250,5 +284,6 @@ def measure(workdir: Path) -> dict[str, object]:
         "rules_unsplit": cpu_by_rule(unsplit),
         "jobs": jobs1,
         "jobs2": jobs2,
+        "rule_fractions": by_rule,
         "projected": projected,
     }

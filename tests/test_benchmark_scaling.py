@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import scaling
 from benchmarks.scaling import Job, in_optimal_stage, parse_jobs, read_measurements, simulate
 from pipeline.stages.adapter import RESOURCES_LINE
 
@@ -98,3 +99,19 @@ def test_the_optimal_stage_is_its_searches_merge_and_tree_players():
         job(4, rule="play_strategy", inputs=["data/derived/openers.parquet"])
     )
     assert not in_optimal_stage(job(5, rule="summarize_benchmarks"))
+
+
+def test_rules_sharing_the_cores_are_those_on_one_thread_at_2_cores_and_more_at_16(monkeypatch):
+    def job2(rule: str, output: str, threads: int) -> Job:
+        return Job(0, rule, [], [output], None, threads=threads)
+
+    jobs2 = {
+        "p1": job2("rank_opener_part", "p1", 1),
+        "p0": job2("rank_opener_part", "p0", 1),
+        "e": job2("compute_entropy", "e", 2),  # measured at 2 threads already
+        "u": job2("play_strategy", "u", 1),  # one thread at 16 cores too
+    }
+    monkeypatch.setattr(
+        scaling, "planned_threads", lambda workdir, cores: {"p0": 2, "p1": 2, "e": 16}
+    )
+    assert scaling.shared_core_rules(Path("."), jobs2) == {"rank_opener_part": "p0"}

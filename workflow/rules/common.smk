@@ -117,9 +117,10 @@ def max_threads():
 
 def part_threads():
     """Threads of one opener-ranking job (an answers-mode part or the prior ranking): the
-    cores shared by the parts, at least one. The prior ranking does not ask for every
-    core: it would wait until no part runs, and so lengthen the stage."""
-    return max(1, max_threads() // config["openers"]["parts"])
+    cores shared by the parts and the prior job, at least one, so that all of them run
+    at once. The prior ranking does not ask for every core: it would wait until no part
+    runs, and so lengthen the stage."""
+    return max(1, max_threads() // (config["openers"]["parts"] + 1))
 
 
 def plays_optimal():
