@@ -1,15 +1,12 @@
 """The `wordle-assist` console script: the assistant's `cli` with one BLAS thread.
 
-numpy's OpenBLAS starts a thread per core when it loads, about 0.06 s of a one-shot
-answer's wall time and 0.15 s of its CPU here; the assistant does no BLAS work. The
-variable must be set before numpy is imported, hence this module (only the script's
-process sees it; a value the user set wins).
+OpenBLAS's threads cost about 0.06 s of a one-shot answer's wall time and 0.15 s of its
+CPU here; this module is the script's entry point, so it asks for one BLAS thread
+(pipeline.core.one_blas_thread) before numpy is imported. Only the script's process
+sees it.
 """
 
-import os
-
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
-from pipeline.commands.assistant import cli  # noqa: E402
+import pipeline.core.one_blas_thread  # noqa: F401 (first: before numpy loads)
+from pipeline.commands.assistant import cli
 
 __all__ = ["cli"]

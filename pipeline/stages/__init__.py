@@ -2,12 +2,8 @@
 artifact layer, calls the analysis and kernels, and writes through the artifact layer.
 Its keyword arguments are exactly the rule's named inputs, outputs, params (and threads).
 
-Every job imports this package before numpy. numpy's OpenBLAS starts a thread per core
-when it loads (0.1 s of CPU per job on 2 cores, more on many); no stage does BLAS work,
-and a job's threads are the ones Snakemake gave it, so jobs ask for one BLAS thread (a
-value the user set wins).
+Every job imports this package before numpy, and so runs with one BLAS thread
+(pipeline.core.one_blas_thread).
 """
 
-import os
-
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import pipeline.core.one_blas_thread  # noqa: F401 (sets the BLAS thread count on import)
