@@ -146,7 +146,7 @@ class CountSearch:
         winners, in_bucket, best_s, overflow = jit.solve_counts(
             self.matrix, self.answer_rows, columns, starts, cand_bucket, self.table.delta,
             self.table.values, tol, records, self.span, self.use_bound,
-            self.groups.kernel_arguments(),
+            self.groups.kernel_arguments(), self.groups.work(),
         )  # fmt: skip
         for b in np.flatnonzero(overflow):
             members = columns[starts[b] : starts[b + 1]]
@@ -192,6 +192,7 @@ def weighted_winner(
     lower = np.empty(len(groups.guess_groups), dtype=np.float64)
     groups_jit.group_bounds(groups.guess_groups, scores, (slots - 1) * whole + margin, lower)
     state = _weighted_state(TIE_TOLERANCE * total, records)
+    thr = state[2]  # best score so far plus the tolerance, kept current by the kernel
     n_bins = 3 ** encoded.shape[1]
     scratch = (np.zeros(n_bins, np.int64), np.zeros(n_bins), np.empty(max(n, 1), np.int64))
     # A perfect split beats every other split by at least the cost of merging the two
@@ -210,7 +211,7 @@ def weighted_winner(
 
     perfect, _ = offer_all(ids, True)
     if not (perfect and can_resolve):
-        outside = lower <= state[2][0]
+        outside = lower <= thr[0]
         outside[ids] = False
         offer_all(np.flatnonzero(outside), False)
     _, _, _, rec_g, _, rec_n, overflow = state

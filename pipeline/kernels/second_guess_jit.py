@@ -31,12 +31,7 @@ import numpy as np
 from numba import njit
 
 from pipeline.kernels.feedback_jit import fill_patterns
-from pipeline.kernels.letter_groups_jit import (
-    group_bound,
-    group_bounds,
-    group_counts,
-    group_work,
-)
+from pipeline.kernels.letter_groups_jit import group_bound, group_bounds, group_counts
 from pipeline.kernels.partition_jit import lanes4, settle_float, tally
 from pipeline.kernels.prefetch_jit import prefetch
 
@@ -189,7 +184,7 @@ def pick_winners(starts, columns, answer_rows, rec_g, rec_n):  # pragma: no cove
 @njit(cache=True, nogil=True)
 def solve_counts(
     matrix, answer_rows, columns, starts, cand_bucket, delta, values, tol, records, span,
-    use_bound, groups,
+    use_bound, groups, work,
 ):  # fmt: skip
     """Best second guess per bucket, answers uniform (see the module docstring). (Longer
     than 60 lines: the per-bucket state lives in arrays a helper would need all of.)
@@ -199,14 +194,14 @@ def solve_counts(
     the other: the bucket's own words first (bounded one by one: the full bound array
     costs more than most buckets), then, unless one split it perfectly, the rest in word
     order, skipping what the bound rules out. Returns (winner word_id, winner in bucket,
-    best S, overflowed) per bucket. `groups`: LetterGroups.kernel_arguments().
+    best S, overflowed) per bucket. `groups`: LetterGroups.kernel_arguments(); `work`: its
+    scratch, LetterGroups.work().
     """
     guess_groups, group_letter, group_mask, group_size, cand_letters, cand_cells = groups[:6]
     popcount, shift = groups[6:]
     n_buckets, n_guesses = starts.size - 1, matrix.shape[0]
     best, thr, rec_g, rec_s, rec_n, overflow = tie_state(n_buckets, records)
     hist = np.zeros((4, span), dtype=np.int64)
-    work = group_work(popcount.size << shift)
     ones = np.ones(columns.size, dtype=np.float64)
     scores = np.zeros(group_letter.size + 1, dtype=np.int64)
     members, left = np.empty(columns.size, dtype=np.int64), np.empty(n_guesses, dtype=np.int64)
