@@ -103,10 +103,10 @@ def code(module):
 
 
 # Snakemake starts the ready jobs of highest priority first (then those that fill the
-# most cores). The chain that decides when today's stages end is the entropy map, the
-# prior-opener ranking (the longest single job of the ranking) and the opener parts,
-# then their merge and the solver units that read it; every other job fills the cores
-# left over.
+# most cores). The chain that decides when today's stages end is the opener parts (the
+# longest jobs), their merge and the solver units that read it. The entropy map and the
+# prior-opener ranking, which waits for it, run beside the parts and go first, so that
+# the prior part is never the last; every other job fills the cores left over.
 PRIORITIES = {"compute_entropy": 3, "rank_prior_openers": 2, "rank_opener_part": 1}
 
 
@@ -116,10 +116,10 @@ def max_threads():
 
 
 def part_threads():
-    """Threads of one opener-ranking job (an answers-mode part or the prior ranking): the
-    cores shared by the parts and the prior job, at least one, so that all of them run
-    at once. The prior ranking does not ask for every core: it would wait until no part
-    runs, and so lengthen the stage."""
+    """Threads of each job that runs beside the opener ranking's parts (a part, the prior
+    ranking, the entropy map): the cores shared by the parts and the prior job, at least
+    one, so that all of them run at once. None of them asks for every core: it would
+    wait until no part runs, and so lengthen the stage."""
     return max(1, max_threads() // (config["openers"]["parts"] + 1))
 
 

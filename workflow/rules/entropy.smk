@@ -11,9 +11,10 @@ rule compute_entropy:
     output:
         entropy=sealed(ENTROPY),
         distribution=sealed(PATTERN_DISTRIBUTION),
-    threads: max_threads()
-    # First when ready: it asks for every core, so once the opener parts hold some it
-    # would wait for all of them; the prior-opener ranking waits for it (see PRIORITIES).
+    # Beside the opener parts, with a part's share of the cores (about 2 s of CPU): a job
+    # asking for every core would wait until no part runs, and the prior-opener ranking
+    # waits for this one. First when ready (see PRIORITIES).
+    threads: part_threads()
     priority: PRIORITIES["compute_entropy"]
     resources:
         mem_mb=1500,
