@@ -108,10 +108,18 @@ def test_rules_sharing_the_cores_are_those_on_one_thread_at_2_cores_and_more_at_
     jobs2 = {
         "p1": job2("rank_opener_part", "p1", 1),
         "p0": job2("rank_opener_part", "p0", 1),
-        "e": job2("compute_entropy", "e", 2),  # measured at 2 threads already
+        "e": job2("threaded_rule", "e", 2),  # measured at 2 threads already
         "u": job2("play_strategy", "u", 1),  # one thread at 16 cores too
     }
     monkeypatch.setattr(
         scaling, "planned_threads", lambda workdir, cores: {"p0": 2, "p1": 2, "e": 16}
     )
     assert scaling.shared_core_rules(Path("."), jobs2) == {"rank_opener_part": "p0"}
+
+
+def test_the_split_cost_counts_only_the_rules_the_split_changes():
+    split = {"merge": (1, 2.0), "parts": (7, 122.0), "units": (14, 36.0)}
+    unsplit = {"merge": (1, 1.5), "parts": (1, 119.0), "units": (11, 24.0)}
+    # merge is the same job in both runs: its split-run CPU stands for both
+    assert scaling.like_for_like_unsplit(split, unsplit) == pytest.approx(2.0 + 119.0 + 24.0)
+    assert scaling.like_for_like_unsplit(split, split) == pytest.approx(160.0)
