@@ -50,7 +50,7 @@ def print_scaling(result: dict) -> None:
             print(f"    {rule:<24} {n1:4d} jobs {cpu1:8.2f} s  / {n0:4d} jobs {cpu0:8.2f} s")
     report("  of which the optimal-tree stage", result["cpu1_optimal"], "s")
     for rule, fraction in sorted(result["rule_fractions"].items()):
-        report(f"f of {rule}, one job alone at 2 threads", fraction, "")
+        report(f"f of {rule}, one job alone at 1 and 2 threads", fraction, "")
     graphs = {
         "all": "the whole pipeline",
         "today": "today's stages (the optimal-tree stage left out)",

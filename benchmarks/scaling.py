@@ -10,7 +10,7 @@ on N cores: a job asks for the threads its rule asks for at N cores (read from a
 run), and takes wall1 * ((1 - f) + f / t) with t threads, where f, the part of the job
 that threads speed up, comes from the same job's wall at 1 and 2 threads (Amdahl); a rule
 whose jobs share the cores (one thread each at 2 cores, more at 16) has one of its jobs
-run again alone with 2 threads for it, and its f stands for the rule's jobs. Jobs
+run again alone at 1 and at 2 threads, back to back, and its f stands for the rule's jobs. Jobs
 start in the order Snakemake would: as soon as their inputs exist and enough cores are
 free, those of the highest `priority:` first. It is given for the whole pipeline, for
 today's stages (the optimal-tree stage left out) and for the optimal stage on its own.
@@ -238,18 +238,22 @@ def shared_core_rules(workdir: Path, jobs2: dict[str, Job]) -> dict[str, str]:
     return chosen
 
 
-def rule_fractions(workdir: Path, jobs1: dict[int, Job], jobs2: dict[str, Job]) -> dict[str, float]:
-    """f per shared-core rule: one of its jobs rerun alone at --cores 2 with 2 threads
-    (the same bytes again), against its wall at --cores 1."""
-    wall1 = {" ".join(job.outputs): job.wall for job in jobs1.values()}
+def rule_fractions(workdir: Path, jobs2: dict[str, Job]) -> dict[str, float]:
+    """f per shared-core rule: one of its jobs run alone at --cores 2 with 1 thread, then
+    with 2 (the same bytes again), back to back, so that the machine's drift between the
+    whole runs does not enter f."""
     fractions = {}
     for rule, outputs in shared_core_rules(workdir, jobs2).items():
-        output = snakemake(
-            workdir, "--cores", "2", "--set-threads", f"{rule}=2", "--force", *outputs.split()
-        )
-        (job,) = parse_jobs(output).values()
-        read_measurements(workdir, {job.jobid: job})
-        fractions[rule] = parallel_fraction(wall1[outputs], job.wall, job.threads)
+        walls = []
+        for threads in (1, 2):
+            output = snakemake(
+                workdir, "--cores", "2", "--set-threads", f"{rule}={threads}",
+                "--force", *outputs.split(),
+            )  # fmt: skip
+            (job,) = parse_jobs(output).values()
+            read_measurements(workdir, {job.jobid: job})
+            walls.append(job.wall)
+        fractions[rule] = parallel_fraction(walls[0], walls[1], 2)
     return fractions
 
 
@@ -263,7 +267,7 @@ def measure(workdir: Path) -> dict[str, object]:
     wall2, log2 = fresh_run(workdir, 2)
     jobs2 = {" ".join(job.outputs): job for job in parse_jobs(log2).values()}
     read_measurements(workdir, {job.jobid: job for job in jobs2.values()})
-    by_rule = rule_fractions(workdir, jobs1, jobs2)
+    by_rule = rule_fractions(workdir, jobs2)
     fractions = {}
     for jobid, job in jobs1.items():
         other = jobs2.get(" ".join(job.outputs))
