@@ -101,14 +101,9 @@ def like_for_like_unsplit(
     in both runs: the same jobs, the same work) taken from the split run, so that the
     machine's drift between the two runs (8 % has been seen) is not counted as the split's
     cost; the rules the split changes count as measured in each run."""
-    total = 0.0
-    for rule, (count, cpu) in split.items():
-        other = unsplit.get(rule)
-        total += cpu if other is not None and other[0] == count else 0.0
-    for rule, (count, cpu) in unsplit.items():
-        other = split.get(rule)
-        total += cpu if other is None or other[0] != count else 0.0
-    return total
+    same = [rule for rule in split.keys() & unsplit.keys() if split[rule][0] == unsplit[rule][0]]
+    drift = sum(split[rule][1] - unsplit[rule][1] for rule in same)
+    return sum(cpu for _, cpu in unsplit.values()) + drift
 
 
 def _field(block: str, name: str) -> list[str]:
@@ -227,10 +222,10 @@ def simulate(
     return now
 
 
-def shared_core_rules(workdir: Path, jobs2: dict[str, Job]) -> dict[str, str]:
-    """Rules whose jobs ran on one thread at --cores 2 but ask for more at 16 cores, each
-    with one of its jobs (outputs joined by spaces): their f needs a run of its own."""
-    at16 = planned_threads(workdir, 16)
+def shared_core_rules(jobs2: dict[str, Job], at16: dict[str, int]) -> dict[str, str]:
+    """Rules whose jobs ran on one thread at --cores 2 but ask for more at 16 cores (`at16`:
+    planned_threads at 16), each with one of its jobs (outputs joined by spaces): their f
+    needs a run of its own."""
     chosen: dict[str, str] = {}
     for outputs, job in sorted(jobs2.items()):
         if job.threads == 1 and at16.get(outputs, 1) > 1:
@@ -238,12 +233,12 @@ def shared_core_rules(workdir: Path, jobs2: dict[str, Job]) -> dict[str, str]:
     return chosen
 
 
-def rule_fractions(workdir: Path, jobs2: dict[str, Job]) -> dict[str, float]:
+def rule_fractions(workdir: Path, jobs2: dict[str, Job], at16: dict[str, int]) -> dict[str, float]:
     """f per shared-core rule: one of its jobs run alone at --cores 2 with 1 thread, then
     with 2 (the same bytes again), back to back, so that the machine's drift between the
     whole runs does not enter f."""
     fractions = {}
-    for rule, outputs in shared_core_rules(workdir, jobs2).items():
+    for rule, outputs in shared_core_rules(jobs2, at16).items():
         walls = []
         for threads in (1, 2):
             output = snakemake(
@@ -267,7 +262,8 @@ def measure(workdir: Path) -> dict[str, object]:
     wall2, log2 = fresh_run(workdir, 2)
     jobs2 = {" ".join(job.outputs): job for job in parse_jobs(log2).values()}
     read_measurements(workdir, {job.jobid: job for job in jobs2.values()})
-    by_rule = rule_fractions(workdir, jobs2)
+    asked = {cores: planned_threads(workdir, cores) for cores in (1, 2, 4, 8, 16)}
+    by_rule = rule_fractions(workdir, jobs2, asked[16])
     fractions = {}
     for jobid, job in jobs1.items():
         other = jobs2.get(" ".join(job.outputs))
@@ -278,15 +274,15 @@ def measure(workdir: Path) -> dict[str, object]:
                 parallel_fraction(job.wall, other.wall, other.threads) if other else 0.0
             )
     optimal = {jobid for jobid, job in jobs1.items() if in_optimal_stage(job)}
+    rules_split, rules_unsplit = cpu_by_rule(jobs1), cpu_by_rule(unsplit)
     graphs = {
         "all": jobs1,
         "today": {jobid: job for jobid, job in jobs1.items() if jobid not in optimal},
         "optimal": {jobid: jobs1[jobid] for jobid in optimal},
     }
     projected: dict[str, dict[int, float]] = {name: {} for name in graphs}
-    for cores in (1, 2, 4, 8, 16):
-        asked = planned_threads(workdir, cores)
-        threads = {jobid: asked.get(" ".join(job.outputs), 1) for jobid, job in jobs1.items()}
+    for cores, planned in asked.items():
+        threads = {jobid: planned.get(" ".join(job.outputs), 1) for jobid, job in jobs1.items()}
         walls = {
             jobid: job.wall
             * ((1 - fractions[jobid]) + fractions[jobid] / min(threads[jobid], cores))
@@ -301,9 +297,9 @@ def measure(workdir: Path) -> dict[str, object]:
         "cpu1_optimal": sum(jobs1[jobid].cpu for jobid in optimal),
         "cpu2": sum(job.cpu for job in jobs2.values()),
         "cpu_unsplit": sum(job.cpu for job in unsplit.values()),
-        "cpu_unsplit_like": like_for_like_unsplit(cpu_by_rule(jobs1), cpu_by_rule(unsplit)),
-        "rules_split": cpu_by_rule(jobs1),
-        "rules_unsplit": cpu_by_rule(unsplit),
+        "cpu_unsplit_like": like_for_like_unsplit(rules_split, rules_unsplit),
+        "rules_split": rules_split,
+        "rules_unsplit": rules_unsplit,
         "jobs": jobs1,
         "jobs2": jobs2,
         "rule_fractions": by_rule,

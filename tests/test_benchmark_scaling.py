@@ -101,7 +101,7 @@ def test_the_optimal_stage_is_its_searches_merge_and_tree_players():
     assert not in_optimal_stage(job(5, rule="summarize_benchmarks"))
 
 
-def test_rules_sharing_the_cores_are_those_on_one_thread_at_2_cores_and_more_at_16(monkeypatch):
+def test_rules_sharing_the_cores_are_those_on_one_thread_at_2_cores_and_more_at_16():
     def job2(rule: str, output: str, threads: int) -> Job:
         return Job(0, rule, [], [output], None, threads=threads)
 
@@ -111,10 +111,8 @@ def test_rules_sharing_the_cores_are_those_on_one_thread_at_2_cores_and_more_at_
         "e": job2("threaded_rule", "e", 2),  # measured at 2 threads already
         "u": job2("play_strategy", "u", 1),  # one thread at 16 cores too
     }
-    monkeypatch.setattr(
-        scaling, "planned_threads", lambda workdir, cores: {"p0": 2, "p1": 2, "e": 16}
-    )
-    assert scaling.shared_core_rules(Path("."), jobs2) == {"rank_opener_part": "p0"}
+    at16 = {"p0": 2, "p1": 2, "e": 16}
+    assert scaling.shared_core_rules(jobs2, at16) == {"rank_opener_part": "p0"}
 
 
 def test_the_split_cost_counts_only_the_rules_the_split_changes():
