@@ -91,6 +91,49 @@ def test_count_search_equals_brute_force_with_and_without_the_bound(small):
     assert ties["earlier_word_among_non_candidates"] > 0
 
 
+@pytest.mark.parametrize(("small_bucket", "block"), [(0, 1), (0, 7), (10**6, 3), (5, 2048)])
+def test_count_search_layouts_and_blocks_change_nothing(small, small_bucket, block):
+    """Guess rows or the transposed matrix, bounds for a block of 1 guess or for all at
+    once: the same winners, sides and scores as the defaults for every bucket."""
+    matrix, answer_rows, encoded = small["matrix"], small["answer_rows"], small["encoded"]
+    default = CountSearch(matrix, answer_rows, encoded)
+    other = CountSearch(matrix, answer_rows, encoded, small_bucket=small_bucket, block=block)
+    for opener in range(matrix.shape[0]):
+        columns, starts, _ = bucket_layout(matrix[opener])
+        expected, found = default.winners(columns, starts), other.winners(columns, starts)
+        for name in ("winners", "in_bucket", "best_s"):
+            assert np.array_equal(getattr(found, name), getattr(expected, name)), (opener, name)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["able", "bale", "bead", "bled", "dale", "deal", "lead", "lade", "peal", "plea", "leap"],
+        ["abated", "debate", "beaded", "banded", "sedate", "seated", "teased", "basted"],
+    ],
+)
+def test_count_search_on_other_word_lengths_equals_brute_force(words):
+    """Four letters pad the letter-group slots; six take the general loop."""
+    encoded = encode_words(words)
+    answer_rows = np.arange(0, len(words), 2, dtype=np.int64)
+    matrix = feedback_matrix(encoded, encoded[answer_rows])
+    answers = [words[r] for r in answer_rows]
+    weight = {a: 1.0 for a in answers}
+    for small_bucket in (0, 10**6):
+        search = CountSearch(matrix, answer_rows, encoded, small_bucket=small_bucket, block=3)
+        for opener in range(len(words)):
+            columns, starts, _ = bucket_layout(matrix[opener])
+            found = search.winners(columns, starts)
+            for b in range(starts.size - 1):
+                members = [answers[c] for c in columns[starts[b] : starts[b + 1]]]
+                assert words[found.winners[b]] == best_second_guess(words, members, weight)[0]
+
+
+def test_count_search_refuses_an_empty_block(small):
+    with pytest.raises(ValueError, match="block of 0 guesses"):
+        CountSearch(small["matrix"], small["answer_rows"], small["encoded"], block=0)
+
+
 def test_count_search_over_a_subset_of_answers(small):
     """The solver's look-ahead searches the buckets of a node's answers only."""
     words, matrix, answer_rows = small["words"], small["matrix"], small["answer_rows"]

@@ -16,7 +16,10 @@ from numba import njit
 
 from pipeline.core.wordle import ALPHABET_SIZE
 
-SLOTS = 8  # letter-group slots per guess (more only for words longer than 8 letters)
+# Letter-group slots per guess: a word has at most as many groups as letters, and up to
+# SLOTS the sums over a guess's groups run a constant trip count, which the compiler
+# unrolls (longer words take the general loop; shorter ones pad with a no-group slot).
+SLOTS = 5
 
 
 @njit(cache=True, nogil=True)

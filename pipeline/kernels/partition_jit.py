@@ -238,6 +238,36 @@ def lanes4(r0, r1, r2, r3, columns, lo, hi, hist, base, delta, limit, out):  # p
     out[2, 0], out[2, 1], out[2, 2], out[2, 3] = m0 + 1, m1 + 1, m2 + 1, m3 + 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def lanes4_transposed(
+    matrix_t, g0, g1, g2, g3, columns, lo, hi, hist, base, delta, limit, out
+):  # pragma: no cover - compiled
+    """lanes4's S (out[0] only) of guesses g0..g3 read from the transposed matrix
+    (rows answers): a bucket of few answers is then a few rows, which stay in cache
+    while every guess left is scored on them, where a guess row would cost a cache
+    line per answer."""
+    h0, h1, h2, h3 = hist[0], hist[1], hist[2], hist[3]
+    s0 = s1 = s2 = s3 = 0
+    for k in range(lo, hi):
+        row = matrix_t[columns[k]]
+        p0, p1, p2, p3 = row[g0], row[g1], row[g2], row[g3]
+        c0 = max(h0[p0] - base, 0)
+        c1 = max(h1[p1] - base, 0)
+        c2 = max(h2[p2] - base, 0)
+        c3 = max(h3[p3] - base, 0)
+        s0 += delta[c0]
+        s1 += delta[c1]
+        s2 += delta[c2]
+        s3 += delta[c3]
+        h0[p0] = base + c0 + 1
+        h1[p1] = base + c1 + 1
+        h2[p2] = base + c2 + 1
+        h3[p3] = base + c3 + 1
+        if s0 > limit and s1 > limit and s2 > limit and s3 > limit:
+            break
+    out[0, 0], out[0, 1], out[0, 2], out[0, 3] = s0, s1, s2, s3
+
+
 @njit(cache=True, nogil=True)
 def gather(matrix_f, rows, cols, out):  # pragma: no cover - compiled
     """out[k, j] = matrix[rows[k], cols[j]] from a column-major copy of the matrix, so each

@@ -22,6 +22,8 @@ from pipeline.kernels.feedback_jit import letter_counts
 from pipeline.kernels.partition import FixedPoint, fixed_point, float_stats
 
 RECORDS = 4  # capacity of each per-bucket tie list; overflow falls back to a rescore
+SMALL_BUCKET = 30  # buckets of up to this many answers are read from the transposed matrix
+GUESS_BLOCK = 2048  # guesses bounded at a time, against the best score so far
 _WEIGHTED_CHUNK = 64  # guesses whose patterns the weighted search computes at a time
 
 
@@ -35,7 +37,7 @@ class LetterGroups:
     how many copies of x it holds.
     """
 
-    guess_groups: np.ndarray  # (G, max(L, 8)) group ids, padded with K (no group)
+    guess_groups: np.ndarray  # (G, max(L, SLOTS)) group ids, padded with K (no group)
     group_letter: np.ndarray  # (K,)
     group_mask: np.ndarray  # (K,) bit i set: the letter is at position i
     group_size: np.ndarray  # (K,) positions in the group
@@ -76,7 +78,7 @@ def letter_groups(guesses: np.ndarray, candidates: np.ndarray) -> LetterGroups:
             cand_cells[c, j] = (bits << shift) | word.count(x)
     popcount = np.array([bin(v).count("1") for v in range(1 << length)], dtype=np.int64)
     return LetterGroups(
-        guess_groups=guess_groups.astype(np.uint64),  # unsigned: no negative indexing
+        guess_groups=guess_groups.astype(np.uint32),  # unsigned: no negative indexing
         group_letter=keys[:, 0].copy(),
         group_mask=keys[:, 1].copy(),
         group_size=popcount[keys[:, 1]],
@@ -102,7 +104,8 @@ class CountSearch:
 
     matrix: (G, A) patterns, rows guesses, columns answers; answer_rows: word_id of each
     column; encoded: every guess's letters (G, L). The set-up is paid once.
-    use_bound=False turns off the letter-group pruning (tests: same results).
+    use_bound=False turns off the letter-group pruning; small_bucket and block choose the
+    layout read per bucket and the guesses bounded at a time (tests: same results).
     """
 
     def __init__(
@@ -113,6 +116,8 @@ class CountSearch:
         *,
         use_bound: bool = True,
         table: FixedPoint | None = None,
+        small_bucket: int = SMALL_BUCKET,
+        block: int = GUESS_BLOCK,
     ) -> None:
         matrix = np.ascontiguousarray(matrix)
         answer_rows = np.asarray(answer_rows, dtype=np.int64)
@@ -125,7 +130,10 @@ class CountSearch:
             feedback_matrix(encoded[sample], encoded[answer_rows]), matrix[sample]
         ):
             raise ValueError("the pattern matrix does not match the words")
+        if block < 1:
+            raise ValueError(f"a block of {block} guesses")
         self.matrix = matrix
+        self.layout = (np.ascontiguousarray(matrix.T), int(small_bucket), int(block))
         self.answer_rows = answer_rows
         self.use_bound = use_bound
         self.groups = letter_groups(encoded, encoded[answer_rows])
@@ -146,7 +154,7 @@ class CountSearch:
         winners, in_bucket, best_s, overflow = jit.solve_counts(
             self.matrix, self.answer_rows, columns, starts, cand_bucket, self.table.delta,
             self.table.values, tol, records, self.span, self.use_bound,
-            self.groups.kernel_arguments(), self.groups.work(),
+            self.groups.kernel_arguments(), self.groups.work(), self.layout,
         )  # fmt: skip
         for b in np.flatnonzero(overflow):
             members = columns[starts[b] : starts[b + 1]]

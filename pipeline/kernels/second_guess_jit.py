@@ -14,9 +14,14 @@ What makes it cheap:
   subadditivity the reply entropy is at most the sum of the group entropies, which cost
   one small merge per group and bucket. This rules out almost all (guess, bucket) pairs
   (about 97% of the pattern reads on the real lists) before a single pattern is read.
+- The bound is taken a block of guesses at a time, against the best score so far: the
+  threshold tightens between blocks, and a perfect split ends the scan before the
+  bounds of the guesses after it are computed.
 - The guesses left are scored four at a time (partition_jit.lanes4), stopping once all
-  four pass the best score so far plus the tolerance. The first cells of the next few
-  guesses in the running are requested from memory ahead (prefetch_jit) while the
+  four pass the best score so far plus the tolerance. On a bucket of few answers they
+  are read from the transposed matrix: its few answer rows stay in cache, where each
+  guess row would cost a cache line per answer. Otherwise the first cells of the next
+  few guesses in the running are requested from memory ahead (prefetch_jit) while the
   current four are scored: the matrix is larger than the cache.
 - A bucket's own words are scored first. A perfect split (all replies distinct) beats
   any other by far more than the tolerance, so the first perfect candidate wins at once,
@@ -31,8 +36,8 @@ import numpy as np
 from numba import njit
 
 from pipeline.kernels.feedback_jit import fill_patterns
-from pipeline.kernels.letter_groups_jit import group_bound, group_bounds, group_counts
-from pipeline.kernels.partition_jit import lanes4, settle_float, tally
+from pipeline.kernels.letter_groups_jit import SLOTS, group_bound, group_counts
+from pipeline.kernels.partition_jit import lanes4, lanes4_transposed, settle_float, tally
 from pipeline.kernels.prefetch_jit import prefetch
 
 PREFETCH_AHEAD = 8  # guesses whose first cells are requested before they are scored
@@ -83,6 +88,8 @@ def group_bound_offset(values, n, slots):  # pragma: no cover - compiled
 @njit(cache=True, nogil=True)
 def score_guesses(
     matrix,
+    matrix_t,
+    transposed,
     guesses,
     n_guesses,
     lower,
@@ -105,7 +112,8 @@ def score_guesses(
     """Score guesses[:n_guesses] on bucket b (columns[lo:hi]) four at a time, in order,
     skipping those whose lower bound already exceeds the best so far, and offer each to
     the tie tracking; a perfect split (S = 0) ends the scan: nothing can beat it.
-    Returns the next free histogram base."""
+    transposed: read matrix_t (rows answers) instead of matrix. Returns the next free
+    histogram base."""
     lane_g = np.zeros(4, dtype=np.int64)
     lanes_out = np.empty((3, 4), dtype=np.int64)
     s = lanes_out[0]
@@ -117,8 +125,9 @@ def score_guesses(
             g = guesses[ahead]
             ahead += 1
             if lower[g] <= limit:
-                for k in range(lo, lo + depth):
-                    prefetch(matrix[g], columns[k])
+                if not transposed:
+                    for k in range(lo, lo + depth):
+                        prefetch(matrix[g], columns[k])
                 queued += 1
         lanes = 0
         while i < n_guesses and lanes < 4:
@@ -133,10 +142,16 @@ def score_guesses(
             break
         for j in range(lanes, 4):
             lane_g[j] = lane_g[0]
-        lanes4(
-            matrix[lane_g[0]], matrix[lane_g[1]], matrix[lane_g[2]], matrix[lane_g[3]],
-            columns, lo, hi, hist, base, delta, limit, lanes_out,
-        )  # fmt: skip
+        if transposed:
+            lanes4_transposed(
+                matrix_t, lane_g[0], lane_g[1], lane_g[2], lane_g[3], columns, lo, hi, hist,
+                base, delta, limit, lanes_out,
+            )  # fmt: skip
+        else:
+            lanes4(
+                matrix[lane_g[0]], matrix[lane_g[1]], matrix[lane_g[2]], matrix[lane_g[3]],
+                columns, lo, hi, hist, base, delta, limit, lanes_out,
+            )  # fmt: skip
         base += hi - lo + 1
         for lane in range(lanes):
             if s[lane] <= thr[b]:
@@ -145,6 +160,31 @@ def score_guesses(
                 if s[lane] == 0:
                     return base
     return base
+
+
+@njit(cache=True, nogil=True)
+def bounded_guesses(
+    guess_groups, scores, offset, first, last, limit, cand_bucket, b, use_bound, lower, left
+):  # pragma: no cover - compiled
+    """Guesses first..last-1 outside bucket b whose letter-group bound (kept in lower) is
+    at most limit, into left, in word order; returns how many. Bound and filter in one
+    pass, with a constant trip count for words of up to SLOTS letters (unrolled)."""
+    n_left = 0
+    slots = guess_groups.shape[1]
+    for g in range(first, last):
+        total = 0
+        if use_bound:
+            total = -offset
+            if slots == SLOTS:
+                for j in range(SLOTS):
+                    total += scores[guess_groups[g, j]]
+            else:
+                for j in range(slots):
+                    total += scores[guess_groups[g, j]]
+        lower[g] = total
+        left[n_left] = g
+        n_left += (total <= limit) & (cand_bucket[g] != b)
+    return n_left
 
 
 @njit(cache=True, nogil=True)
@@ -184,7 +224,7 @@ def pick_winners(starts, columns, answer_rows, rec_g, rec_n):  # pragma: no cove
 @njit(cache=True, nogil=True)
 def solve_counts(
     matrix, answer_rows, columns, starts, cand_bucket, delta, values, tol, records, span,
-    use_bound, groups, work,
+    use_bound, groups, work, layout,
 ):  # fmt: skip
     """Best second guess per bucket, answers uniform (see the module docstring). (Longer
     than 60 lines: the per-bucket state lives in arrays a helper would need all of.)
@@ -195,8 +235,10 @@ def solve_counts(
     costs more than most buckets), then, unless one split it perfectly, the rest in word
     order, skipping what the bound rules out. Returns (winner word_id, winner in bucket,
     best S, overflowed) per bucket. `groups`: LetterGroups.kernel_arguments(); `work`: its
-    scratch, LetterGroups.work().
+    scratch, LetterGroups.work(); `layout`: (matrix transposed, the largest bucket read
+    from it, guesses bounded per block).
     """
+    matrix_t, small_bucket, block = layout
     guess_groups, group_letter, group_mask, group_size, cand_letters, cand_cells = groups[:6]
     popcount, shift = groups[6:]
     n_buckets, n_guesses = starts.size - 1, matrix.shape[0]
@@ -224,24 +266,23 @@ def solve_counts(
             g = answer_rows[columns[k]]
             members[k - lo] = g
             lower[g] = group_bound(guess_groups, g, scores, offset) if use_bound else 0
+        transposed = hi - lo <= small_bucket
         base = score_guesses(
-            matrix, members, hi - lo, lower, columns, lo, hi, b, True, delta, hist,
-            base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
+            matrix, matrix_t, transposed, members, hi - lo, lower, columns, lo, hi, b, True,
+            delta, hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
         )  # fmt: skip
-        if best[b] == 0:
-            continue
-        if use_bound:
-            group_bounds(guess_groups, scores, offset, lower)
-        else:
-            lower[:] = 0
-        n_left = 0
-        for g in range(n_guesses):
-            left[n_left] = g
-            n_left += (lower[g] <= thr[b]) & (cand_bucket[g] != b)
-        base = score_guesses(
-            matrix, left, n_left, lower, columns, lo, hi, b, False, delta, hist, base,
-            tol, best, thr, rec_g, rec_s, rec_n, overflow,
-        )  # fmt: skip
+        first = 0
+        while first < n_guesses and best[b] != 0:
+            last = min(first + block, n_guesses)
+            n_left = bounded_guesses(
+                guess_groups, scores, offset, first, last, thr[b], cand_bucket, b, use_bound,
+                lower, left,
+            )  # fmt: skip
+            base = score_guesses(
+                matrix, matrix_t, transposed, left, n_left, lower, columns, lo, hi, b, False,
+                delta, hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
+            )  # fmt: skip
+            first = last
     winners, in_bucket = pick_winners(starts, columns, answer_rows, rec_g, rec_n)
     return winners, in_bucket, best, overflow
 
