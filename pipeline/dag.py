@@ -35,8 +35,10 @@ def _module_path(root: Path, module: str) -> Path | None:
     return None
 
 
-def _imported(root: Path, module: str) -> set[str]:
-    """Package modules that `module`'s source imports anywhere (top level or in functions)."""
+@cache
+def _imported(root: Path, module: str) -> frozenset[str]:
+    """Package modules that `module`'s source imports anywhere (top level or in functions).
+    Cached: the closures of the stages share most modules, each parsed once per run."""
     path = _module_path(root, module)
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found: set[str] = set()
@@ -48,7 +50,7 @@ def _imported(root: Path, module: str) -> set[str]:
         else:
             continue
         found.update(n for n in names if n.split(".")[0] == PACKAGE and _module_path(root, n))
-    return found
+    return frozenset(found)
 
 
 @cache
