@@ -16,6 +16,7 @@ import json
 import logging
 import math
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -39,6 +40,11 @@ INDEX_FILE = "index.json"
 MATRICES = {"patterns": "answers", "patterns_square": "guesses"}
 # Chunks decoded at once when a read needs several: sha256 and zstd release the GIL.
 READ_THREADS = min(4, os.cpu_count() or 1)
+# np.load parses a .npy header with ast.literal_eval, and CPython 3.11's AST constructor
+# is not safe from several threads at once: now and then it raises "SystemError: AST
+# constructor recursion depth mismatch" (python/cpython#106905). The chunk threads
+# decompress in parallel and take turns for this short step.
+_NPY_LOAD = threading.Lock()
 
 
 class PatternStoreError(ArtifactError):
@@ -255,7 +261,9 @@ class PatternMatrix:
                 f"{self.index_path}); {REBUILD_HINT}"
             )
         try:
-            array = np.load(io.BytesIO(zstandard.decompress(data)), allow_pickle=False)
+            raw = io.BytesIO(zstandard.decompress(data))
+            with _NPY_LOAD:
+                array = np.load(raw, allow_pickle=False)
         except (ValueError, OSError, zstandard.ZstdError) as error:
             raise PatternStoreError(
                 f"{entry.path}: chunk {number} is unreadable ({error})"
