@@ -177,9 +177,10 @@ def group_weights(
     clear_cells(cells, cell_list, cell_n, present)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def group_bound(guess_groups, g, group_scores, offset):  # pragma: no cover - compiled
-    """Lower bound on guess g's score from its letter groups' scores (see solve_counts)."""
+    """Lower bound on guess g's score from its letter groups' scores (see solve_counts).
+    Inlined where it is called: a call per guess would cost more than the sum."""
     total = -offset
     if guess_groups.shape[1] == SLOTS:  # a constant trip count: the compiler unrolls it
         for j in range(SLOTS):
@@ -192,15 +193,6 @@ def group_bound(guess_groups, g, group_scores, offset):  # pragma: no cover - co
 
 @njit(cache=True, nogil=True)
 def group_bounds(guess_groups, group_scores, offset, out):  # pragma: no cover - compiled
-    """group_bound for every guess at once, into out (written out: a call per guess
-    costs more than the sum)."""
-    slots = guess_groups.shape[1]
+    """group_bound for every guess at once, into out."""
     for g in range(guess_groups.shape[0]):
-        total = -offset
-        if slots == SLOTS:  # a constant trip count: the compiler unrolls it
-            for j in range(SLOTS):
-                total += group_scores[guess_groups[g, j]]
-        else:
-            for j in range(slots):
-                total += group_scores[guess_groups[g, j]]
-        out[g] = total
+        out[g] = group_bound(guess_groups, g, group_scores, offset)

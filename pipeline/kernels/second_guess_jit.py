@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 
 from pipeline.kernels.feedback_jit import fill_patterns
-from pipeline.kernels.letter_groups_jit import SLOTS, group_bound, group_counts
+from pipeline.kernels.letter_groups_jit import group_bound, group_counts
 from pipeline.kernels.partition_jit import lanes4, lanes4_transposed, settle_float, tally
 from pipeline.kernels.prefetch_jit import prefetch
 
@@ -168,19 +168,10 @@ def bounded_guesses(
 ):  # pragma: no cover - compiled
     """Guesses first..last-1 outside bucket b whose letter-group bound (kept in lower) is
     at most limit, into left, in word order; returns how many. Bound and filter in one
-    pass, with a constant trip count for words of up to SLOTS letters (unrolled)."""
+    pass."""
     n_left = 0
-    slots = guess_groups.shape[1]
     for g in range(first, last):
-        total = 0
-        if use_bound:
-            total = -offset
-            if slots == SLOTS:
-                for j in range(SLOTS):
-                    total += scores[guess_groups[g, j]]
-            else:
-                for j in range(slots):
-                    total += scores[guess_groups[g, j]]
+        total = group_bound(guess_groups, g, scores, offset) if use_bound else 0
         lower[g] = total
         left[n_left] = g
         n_left += (total <= limit) & (cand_bucket[g] != b)
