@@ -25,6 +25,14 @@ pytest_plugins = ["tests.assistant_fixture"]
 REPO = Path(__file__).resolve().parents[1]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The end-to-end (slow) tests first, in their own order, then the rest: with `-n 2`
+    both workers start on the long Snakemake runs and the many short tests fill in behind
+    them, instead of the long runs of the last test files queueing on one worker at the end.
+    Every xdist worker sorts alike, so they agree on the collection."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def real_mirror() -> Path | None:
     """The offline mirror of the real inputs: WORDLE_MIRROR, else ../shared/wordle-data."""
     candidates = [os.environ.get("WORDLE_MIRROR", ""), str(REPO.parent / "shared" / "wordle-data")]
