@@ -27,10 +27,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The end-to-end (slow) tests first, in their own order, then the rest: with `-n 2`
-    both workers start on the long Snakemake runs and the many short tests fill in behind
-    them, instead of the long runs of the last test files queueing on one worker at the end
-    (with xdist's --maxschedchunk=2 from pyproject.toml, which deals the tests out two at a
-    time). Every xdist worker sorts alike, so they agree on the collection."""
+    and xdist's --maxschedchunk=2 (pyproject.toml), which deals the tests out two at a
+    time, both workers start on the long Snakemake runs and the many short tests fill in
+    behind them. Every xdist worker sorts alike, so they agree on the collection."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
