@@ -13,6 +13,7 @@ import pytest
 
 from pipeline.analysis.game_state import GameData, Node
 from pipeline.analysis.games import play_strategies, play_tree
+from pipeline.analysis.play_units import play_units
 from pipeline.analysis.strategies import (
     CommonnessStrategy,
     TwoStepStrategy,
@@ -285,3 +286,20 @@ def test_hard_mode_keeps_exactly_the_words_the_rule_allows(data):
             node.state = strategy.child_state(node, guess, pattern)
             expected = [i for i, w in enumerate(WORDS) if hard_legal(w, history)]
             assert node.state.tolist() == expected
+
+
+@pytest.mark.parametrize(
+    ("top", "per_job", "units"), [(50, 13, 4), (50, 8, 7), (7, 10, 1), (5, 1, 5)]
+)
+def test_the_opener_benchmark_is_dealt_out_by_rank(top, per_job, units):
+    """Unit k of n plays ranks k, k + n, ...: every rank once, at most per_job per unit,
+    and the units' sizes differ by one at most (neighbouring ranks cost alike, so the
+    units do too)."""
+    strategies = [{"name": "greedy_entropy"}, {"name": "opener_benchmark", "top": top}]
+    found = play_units(strategies, per_job)
+    assert list(found)[0] == "greedy_entropy" and found["greedy_entropy"]["opener_slice"] is None
+    dealt = [range(*unit["opener_slice"]) for unit in list(found.values())[1:]]
+    assert list(found)[1:] == [f"opener_benchmark-{k:03d}" for k in range(units)]
+    assert sorted(rank for ranks in dealt for rank in ranks) == list(range(top))
+    assert max(map(len, dealt)) <= per_job and max(map(len, dealt)) - min(map(len, dealt)) <= 1
+    assert list(dealt[0]) == list(range(0, top, units))

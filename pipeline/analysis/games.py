@@ -88,15 +88,16 @@ def play_unit(
     max_turns: int,
 ) -> list[tuple[str, str, list[Game]]]:
     """(strategy label, opener word, games) of one unit (see pipeline.analysis.play_units):
-    a strategy, or greedy_entropy after each opener of a slice of the opener ranking."""
+    a strategy, or greedy_entropy after each opener of a slice of the opener ranking
+    ([first, last, step], see pipeline.analysis.play_units)."""
     label = label_of(strategy)
     began = time.perf_counter()
     if strategy["name"] == OPENER_BENCHMARK:
         params = {k: v for k, v in strategy.items() if k not in ("name", "label")}
         check_parameters(OPENER_BENCHMARK, params, ("top", "pool"))
-        first, last = opener_slice
-        ranking = opener_ranking(data, int(strategy.get("pool", 100)))[first:last]
-        progress = Progress(f"{label} {first}-{last - 1}", len(ranking) * len(data.answer_rows))
+        first, last, step = opener_slice
+        ranking = opener_ranking(data, int(strategy.get("pool", 100)))[first:last:step]
+        progress = Progress(f"{label} ranks {first}::{step}", len(ranking) * len(data.answer_rows))
         results = []
         for opener in ranking:
             player = PartitionStrategy(data, opener, "entropy")
