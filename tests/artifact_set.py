@@ -39,7 +39,12 @@ import pyarrow as pa
 import yaml
 
 from pipeline.analysis.optimal_tables import ALL_OPENERS, select_openers
-from pipeline.analysis.play_units import needs_optimal, needs_rankings, play_units
+from pipeline.analysis.play_units import (
+    needs_optimal,
+    needs_rankings,
+    needs_second_guesses,
+    play_units,
+)
 from pipeline.artifacts import benchmark as benchmark_artifact
 from pipeline.artifacts import commonness as commonness_artifact
 from pipeline.artifacts import entropy as entropy_artifact
@@ -57,10 +62,11 @@ from pipeline.stages.compute_entropy import compute_entropy
 from pipeline.stages.compute_pattern_chunk import compute_pattern_chunk
 from pipeline.stages.draw_report_item import draw_report_item
 from pipeline.stages.index_pattern_chunks import index_pattern_chunks
-from pipeline.stages.merge_opener_rankings import merge_opener_rankings
 from pipeline.stages.merge_optimal import merge_optimal
+from pipeline.stages.merge_second_guesses import merge_second_guesses
 from pipeline.stages.play_strategy import play_strategy
 from pipeline.stages.rank_opener_part import rank_opener_part
+from pipeline.stages.rank_openers import rank_openers
 from pipeline.stages.rank_prior_openers import rank_prior_openers
 from pipeline.stages.solve_optimal import solve_optimal
 from pipeline.stages.summarize_benchmarks import summarize_benchmarks
@@ -435,12 +441,9 @@ def build_artifact_set(
         prior_top_k=settings.prior_top_k,
         threads=settings.threads,
     )
-    merge_opener_rankings(
-        words=words,
-        parts=[*result.answer_parts, result.prior_part],
-        openers=result.openers,
-        second_guesses=result.second_guesses,
-    )
+    parts = [*result.answer_parts, result.prior_part]
+    rank_openers(words=words, parts=parts, openers=result.openers)
+    merge_second_guesses(words=words, parts=parts, second_guesses=result.second_guesses)
     if last < steps.index("optimal"):
         return result
     solve_optimal_jobs(result, words, matrices["patterns"])
@@ -508,6 +511,8 @@ def ranking_inputs(result: ArtifactSet, strategy: dict[str, Any]) -> dict[str, P
     """The opener ranking files, for the units that read them (as the workflow)."""
     if not needs_rankings(strategy):
         return {}
+    if not needs_second_guesses(strategy):
+        return {"openers": result.openers}
     return {"openers": result.openers, "second_guesses": result.second_guesses}
 
 

@@ -10,7 +10,14 @@ import pyarrow as pa
 import pytest
 
 from pipeline.analysis.commonness import commonness_table
-from pipeline.analysis.opener_tables import merge_parts, opener_figures, part_table, rank_openers
+from pipeline.analysis.opener_tables import (
+    FIGURE_COLUMNS,
+    merge_second_guesses,
+    opener_figures,
+    part_table,
+    rank_openers,
+    rank_parts,
+)
 from pipeline.analysis.openers import PriorSearch, answer_second_guesses, part_openers
 from pipeline.core.ties import ranks
 from pipeline.core.wordle import encode_words
@@ -67,6 +74,11 @@ def small_rankings(small: dict) -> dict:
         "second": second.to_pylist(),
         "tables": (openers, second),
     }
+
+
+def merge_parts(parts: list[pa.Table], words: list[str]) -> tuple[pa.Table, pa.Table]:
+    """openers.parquet's and second_guesses.parquet's rows, as their stages make them."""
+    return rank_parts(parts, words), merge_second_guesses(parts, words)
 
 
 @pytest.fixture(scope="module")
@@ -159,18 +171,24 @@ def test_merge_does_not_depend_on_the_order_of_the_parts(small, ranked):
     assert second.equals(ranked["tables"][1])
 
 
-def test_merge_refuses_gaps_duplicates_and_unknown_modes(small, ranked):
+@pytest.mark.parametrize("merge", [rank_parts, merge_second_guesses])
+def test_merge_refuses_gaps_duplicates_and_unknown_modes(small, ranked, merge):
     parts = ranked["parts"]
     with pytest.raises(ValueError, match="cover"):
-        merge_parts([parts[0], parts[2], parts[3]], small["words"])
+        merge([parts[0], parts[2], parts[3]], small["words"])
     with pytest.raises(ValueError, match="is in two parts"):
-        merge_parts([*parts, parts[1]], small["words"])
+        merge([*parts, parts[1]], small["words"])
     odd = parts[3].set_column(0, "mode", pa.array(["hard"] * parts[3].num_rows, pa.string()))
     with pytest.raises(ValueError, match="unknown modes"):
-        merge_parts([*parts[:3], odd], small["words"])
+        merge([*parts[:3], odd], small["words"])
     # the prior mode alone is fine (it never covers every opener)
-    openers, _ = merge_parts([parts[3]], small["words"])
-    assert set(openers["mode"].to_pylist()) == {"prior"}
+    assert set(merge([parts[3]], small["words"])["mode"].to_pylist()) == {"prior"}
+
+
+def test_the_ranking_reads_only_the_figure_columns(small, ranked):
+    """rank_parts on the columns its stage reads gives the table made from whole parts."""
+    figures = [part.select(FIGURE_COLUMNS) for part in ranked["parts"]]
+    assert rank_parts(figures, small["words"]).equals(ranked["tables"][0])
 
 
 def test_rank_openers_uses_the_tie_rule_in_word_order():

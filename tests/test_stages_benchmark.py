@@ -23,6 +23,7 @@ from pipeline.artifacts import openers as openers_artifact
 from pipeline.artifacts import parquet
 from pipeline.artifacts.commonness import read_p_common
 from pipeline.artifacts.patterns import read_pattern_matrix
+from pipeline.artifacts.seal import read_seal
 from pipeline.artifacts.words import read_word_index
 from pipeline.core.errors import ArtifactError, PipelineError
 from pipeline.core.wordle import pattern_string
@@ -364,14 +365,11 @@ def test_two_step_uses_the_stored_tables(built, tmp_path):
     edited_second = pa.Table.from_pylist(rows, schema=second.schema)
     folder = tmp_path / "tables"
     folder.mkdir()
-    openers_artifact.write_rankings(
-        edited_openers,
-        edited_second,
-        folder / "openers.parquet",
-        folder / "second_guesses.parquet",
-        inputs={"words": built.words},
-        settings={},
-    )
+    for write, table, name in (
+        (openers_artifact.write_openers, edited_openers, "openers.parquet"),
+        (openers_artifact.write_second_guesses, edited_second, "second_guesses.parquet"),
+    ):
+        write(table, folder / name, inputs={"words": built.words}, settings={})
     out = run(
         built,
         tmp_path / "out",
@@ -394,8 +392,9 @@ def test_two_step_uses_the_stored_tables(built, tmp_path):
 
 
 def test_only_the_ranking_strategies_read_the_rankings(built, tmp_path):
-    """The workflow gives openers.parquet and second_guesses.parquet to the units of
-    two_step and the opener benchmark alone (the others start before the ranking exists):
+    """The workflow gives openers.parquet to the units of two_step and the opener benchmark
+    alone, and second_guesses.parquet to two_step alone (the others start before the
+    ranking exists):
     without the files, the other strategies' games are byte for byte the same, and a
     two_step unit is refused, not played from a ranking of its own."""
     common = {
@@ -415,7 +414,22 @@ def test_only_the_ranking_strategies_read_the_rankings(built, tmp_path):
         assert given.read_bytes() == alone.read_bytes(), name
     with pytest.raises(PipelineError, match="'two_step' needs the opener ranking files"):
         play_strategy(**common, games=tmp_path / "two.parquet", strategy={"name": "two_step"})
+    with pytest.raises(PipelineError, match="'two_step' needs the opener ranking files"):
+        play_strategy(
+            **common, openers=built.openers, games=tmp_path / "two.parquet",
+            strategy={"name": "two_step"},
+        )  # fmt: skip
     assert not (tmp_path / "two.parquet").exists()
+    # the opener benchmark reads the ranking alone (its jobs do not wait for the merge of
+    # the second guesses): its games are those it plays when given both files
+    bench = {"name": "opener_benchmark", "top": 3}
+    alone, given = tmp_path / "bench-alone.parquet", tmp_path / "bench-given.parquet"
+    common["opener_slice"] = [0, 3, 1]
+    play_strategy(**common, openers=built.openers, games=alone, strategy=bench)
+    play_strategy(**common, **rankings, games=given, strategy=bench)
+    assert store.read_games(alone).equals(store.read_games(given))
+    assert store.read_games(alone).num_rows == 3 * len(ANSWERS)
+    assert "second_guesses" not in read_seal(alone).inputs
 
 
 def test_rankings_of_another_word_index_are_refused(built, tmp_path):
@@ -435,7 +449,8 @@ def test_rankings_of_another_word_index_are_refused(built, tmp_path):
     openers = parquet.read_table(built.openers, openers_artifact.OPENERS_SCHEMA)
     second = parquet.read_table(built.second_guesses, openers_artifact.SECOND_GUESSES_SCHEMA)
     paths = (tmp_path / "openers.parquet", tmp_path / "second_guesses.parquet")
-    openers_artifact.write_rankings(openers, second, *paths, inputs={"words": other}, settings={})
+    openers_artifact.write_openers(openers, paths[0], inputs={"words": other}, settings={})
+    openers_artifact.write_second_guesses(second, paths[1], inputs={"words": other}, settings={})
     with pytest.raises(ArtifactError, match="openers.parquet: built from another words.parquet"):
         run(built, tmp_path / "out", openers=paths[0], second_guesses=paths[1])
     assert not (tmp_path / "out" / "games.parquet").exists()

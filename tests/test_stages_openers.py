@@ -23,8 +23,9 @@ from pipeline.artifacts.words import read_word_index
 from pipeline.core.errors import ArtifactError, PipelineError
 from pipeline.kernels.second_guess import CountSearch
 from pipeline.stages.build_word_index import build_word_index
-from pipeline.stages.merge_opener_rankings import merge_opener_rankings
+from pipeline.stages.merge_second_guesses import merge_second_guesses
 from pipeline.stages.rank_opener_part import rank_opener_part
+from pipeline.stages.rank_openers import rank_openers
 from pipeline.stages.rank_prior_openers import rank_prior_openers
 from tests.artifact_set import (
     OPENER_ANSWERS,
@@ -82,11 +83,24 @@ def prior_part(artifacts, path: Path, top_k: int, threads: int = 1, entropy=None
     return path
 
 
+def rank(words: Path, parts: list[Path], folder: Path) -> Path:
+    """rank_openers on the parts: folder/openers.parquet."""
+    rank_openers(words=words, parts=parts, openers=folder / "openers.parquet")
+    return folder / "openers.parquet"
+
+
+def merge(words: Path, parts: list[Path], folder: Path) -> Path:
+    """merge_second_guesses on the parts: folder/second_guesses.parquet."""
+    merge_second_guesses(words=words, parts=parts, second_guesses=folder / "second_guesses.parquet")
+    return folder / "second_guesses.parquet"
+
+
+READERS_OF_PARTS = [rank, merge]  # the two stages that read the part files
+
+
 def merged(artifacts, parts: list[Path], folder: Path) -> tuple[Path, Path]:
     folder.mkdir(parents=True, exist_ok=True)
-    out = (folder / "openers.parquet", folder / "second_guesses.parquet")
-    merge_opener_rankings(words=artifacts.words, parts=parts, openers=out[0], second_guesses=out[1])
-    return out
+    return rank(artifacts.words, parts, folder), merge(artifacts.words, parts, folder)
 
 
 def test_the_stages_write_what_the_analysis_computes(small):
@@ -141,10 +155,9 @@ def test_one_part_or_three_give_the_same_bytes(small, tmp_path):
     assert whole.read_bytes() != small.answer_parts[0].read_bytes()
     folder = small.openers.parent  # the seals record inputs relative to the file's folder
     outputs = (folder / "openers-whole.parquet", folder / "second_guesses-whole.parquet")
-    merge_opener_rankings(
-        words=small.words, parts=[whole, small.prior_part], openers=outputs[0],
-        second_guesses=outputs[1],
-    )  # fmt: skip
+    parts = [whole, small.prior_part]
+    rank_openers(words=small.words, parts=parts, openers=outputs[0])
+    merge_second_guesses(words=small.words, parts=parts, second_guesses=outputs[1])
     for out, built in zip(outputs, (small.openers, small.second_guesses), strict=True):
         assert out.read_bytes() == built.read_bytes()
         upstream = ["commonness", "entropy", "patterns", "words"]
@@ -185,19 +198,20 @@ def test_second_guess_row_groups_keep_an_opener_together(small, tmp_path, monkey
     assert store.read_second_guesses(out[1], "prior", 5).num_rows == 0  # not a prior opener
 
 
-def test_merge_refuses_gaps_duplicates_and_bad_part_numbers(small, tmp_path):
+@pytest.mark.parametrize("read_parts", READERS_OF_PARTS)
+def test_merge_refuses_gaps_duplicates_and_bad_part_numbers(small, tmp_path, read_parts):
     parts = [*small.answer_parts, small.prior_part]
-    with pytest.raises(PipelineError, match="cannot merge the openers parts: .*cover"):
-        merged(small, [parts[0], parts[2], parts[3]], tmp_path)
+    with pytest.raises(PipelineError, match="cannot (rank|merge) the openers parts: .*cover"):
+        read_parts(small.words, [parts[0], parts[2], parts[3]], tmp_path)
     with pytest.raises(PipelineError, match="is in two parts"):
-        merged(small, [*parts, parts[1]], tmp_path)
+        read_parts(small.words, [*parts, parts[1]], tmp_path)
     with pytest.raises(PipelineError, match="part 3 does not exist among 3 parts"):
         answer_part(small, tmp_path / "x.parquet", 3, 3)
-    assert not (tmp_path / "openers.parquet").exists()
-    assert not (tmp_path / "x.parquet").exists()
+    assert list(tmp_path.iterdir()) == []  # nothing half-written
 
 
-def test_parts_of_a_changed_word_index_are_refused(small, tmp_path):
+@pytest.mark.parametrize("read_parts", READERS_OF_PARTS)
+def test_parts_of_a_changed_word_index_are_refused(small, tmp_path, read_parts):
     """A part is sealed with the words it was built from: after the word list changes
     (here one answer fewer, the same guesses), the merge refuses it as stale."""
     copy = tmp_path / "copy"
@@ -213,12 +227,7 @@ def test_parts_of_a_changed_word_index_are_refused(small, tmp_path):
     build_word_index(allowed=raw["allowed"], answers=raw["answers"], words=words)
     parts = sorted((copy / "data" / "work" / "opener_parts").glob("*.parquet"))
     with pytest.raises(ArtifactError, match=r"answers-0.parquet: stale .*words"):
-        merge_opener_rankings(
-            words=words,
-            parts=parts,
-            openers=tmp_path / "o.parquet",
-            second_guesses=tmp_path / "s.parquet",
-        )
+        read_parts(words, parts, tmp_path)
 
 
 def test_a_single_guess_and_answer(tmp_path):
@@ -300,7 +309,8 @@ def test_real_two_step_rankings(mirror, tmp_path_factory):
     assert {r["word_id"] for r in prior} == top
 
 
-def test_parts_of_another_word_index_are_refused(small, tmp_path):
+@pytest.mark.parametrize("read_parts", READERS_OF_PARTS)
+def test_parts_of_another_word_index_are_refused(small, tmp_path, read_parts):
     """Parts built from another words.parquet (one answer fewer, the same guesses) are
     never merged against this one, even where their own inputs are intact."""
     raw = write_raw_inputs(
@@ -314,10 +324,6 @@ def test_parts_of_another_word_index_are_refused(small, tmp_path):
     build_word_index(allowed=raw["allowed"], answers=raw["answers"], words=other)
     assert read_word_index(other).words == read_word_index(small.words).words
     with pytest.raises(ArtifactError, match="answers-0.parquet: built from another words.parquet"):
-        merge_opener_rankings(
-            words=other,
-            parts=[*small.answer_parts, small.prior_part],
-            openers=tmp_path / "o.parquet",
-            second_guesses=tmp_path / "s.parquet",
-        )
-    assert not (tmp_path / "o.parquet").exists()
+        read_parts(other, [*small.answer_parts, small.prior_part], tmp_path)
+    assert not (tmp_path / "openers.parquet").exists()
+    assert not (tmp_path / "second_guesses.parquet").exists()

@@ -158,7 +158,7 @@ def downstream(graph: dict[str, set[str]], rules: set[str]) -> set[str]:
     return seen
 
 
-CHECKPOINTS = ("build_word_index", "merge_opener_rankings")
+CHECKPOINTS = ("build_word_index", "rank_openers")
 CHECKPOINT_JOBS = {"solve_optimal", "merge_optimal"}  # planned from the opener ranking
 
 
@@ -177,7 +177,7 @@ def test_editing_a_module_reruns_exactly_the_rules_that_import_it(built, tmp_pat
     direct = {rule for rule, (stage, _) in rule_stages().items() if module in closure_files(stage)}
     graph = consumers(built)
     expected = downstream(graph, direct) - {"all"}
-    if "merge_opener_rankings" in expected:  # the jobs it names wait for it, not a file
+    if "rank_openers" in expected:  # the jobs it names wait for it, not a file
         expected |= downstream(graph, CHECKPOINT_JOBS) - {"all"}
     jobs = set(planned_jobs(checkout))
     for checkpoint in CHECKPOINTS:  # in the order they run

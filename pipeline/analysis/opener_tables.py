@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.analysis.tables import spelled_patterns
-from pipeline.core.ties import ranks
+from pipeline.core.ties import TIE_TOLERANCE, ranks
 
 MODES = ("answers", "prior")
 
@@ -88,40 +89,86 @@ def rank_openers(totals: np.ndarray, word_ids: np.ndarray) -> np.ndarray:
     return result
 
 
-def merge_parts(parts: Sequence[pa.Table], words: Sequence[str]) -> tuple[pa.Table, pa.Table]:
-    """(openers, second guesses) from part tables: each opener once per mode, every word
-    ranked in mode answers; ranks per mode; openers sorted by (mode, rank), second
-    guesses by (mode, opener_id, pattern_id)."""
+# The columns of a part that carry an opener's figures (repeated on each of its rows).
+FIGURE_COLUMNS = (
+    "mode", "opener_id", "h1", "h2_expected", "two_step_total", "expected_left_after_two",
+    "p_solved_by_two", "n_buckets",
+)  # fmt: skip
+
+
+def ranking_settings(modes: Sequence[str]) -> dict:
+    """The settings both ranking artifacts record: the tie rule and the modes ranked."""
+    return {"tie_tolerance": TIE_TOLERANCE, "modes": sorted(set(modes))}
+
+
+def _check_openers(modes: np.ndarray, opener_ids: np.ndarray, words: Sequence[str]) -> None:
+    """One (mode, opener) per entry, sorted: known modes, every word once in mode answers."""
+    unknown = set(modes) - set(MODES)
+    if unknown:
+        raise ValueError(f"unknown modes {sorted(unknown)} in openers parts")
+    answers = opener_ids[modes == "answers"]
+    if answers.size and not np.array_equal(answers, np.arange(len(words))):
+        raise ValueError(f"answers-mode parts cover {answers.size} of {len(words)} openers")
+
+
+def _first_rows(table: pa.Table) -> np.ndarray:
+    """Rows where a new (mode, opener_id) run begins (a part holds each opener's rows together)."""
+    n = table.num_rows
+    first = np.ones(n, dtype=bool)
+    if n > 1:
+        first[1:] = False
+        for name in ("mode", "opener_id"):
+            column = table[name]
+            first[1:] |= pc.not_equal(column.slice(1), column.slice(0, n - 1)).to_numpy()
+    return np.flatnonzero(first)
+
+
+def rank_parts(parts: Sequence[pa.Table], words: Sequence[str]) -> pa.Table:
+    """openers.parquet's rows from the parts' FIGURE_COLUMNS: each opener once per mode,
+    every word in mode answers, ranked per mode, sorted by (mode, rank).
+
+    Reads no second guess: the solver units that need only the ranking wait for this
+    alone, not for the merge of every second-guess row (the longer job)."""
+    heads = pa.concat_tables(
+        [part.select(FIGURE_COLUMNS).take(pa.array(_first_rows(part))) for part in parts]
+    ).sort_by([("mode", "ascending"), ("opener_id", "ascending")])
+    modes = np.asarray(heads["mode"].to_pylist(), dtype=object)
+    opener_ids = heads["opener_id"].to_numpy()
+    same = (modes[1:] == modes[:-1]) & (opener_ids[1:] == opener_ids[:-1])
+    if np.any(same):
+        row = int(np.flatnonzero(same)[0])
+        raise ValueError(f"opener {words[opener_ids[row]]!r} ({modes[row]}) is in two parts")
+    _check_openers(modes, opener_ids, words)
+    totals = heads["two_step_total"].to_numpy()
+    rank = np.empty(len(modes), dtype=np.int32)
+    for mode in sorted(set(modes)):
+        members = np.flatnonzero(modes == mode)
+        rank[members] = rank_openers(totals[members], opener_ids[members])
+    word_array = np.asarray(words, dtype=object)
+    openers = (
+        heads.rename_columns(["word_id" if n == "opener_id" else n for n in heads.column_names])
+        .append_column("word", pa.array(word_array[opener_ids], pa.string()))
+        .append_column("rank", pa.array(rank))
+    )
+    return openers.sort_by([("mode", "ascending"), ("rank", "ascending")])
+
+
+def merge_second_guesses(parts: Sequence[pa.Table], words: Sequence[str]) -> pa.Table:
+    """second_guesses.parquet's rows from the part tables, sorted by (mode, opener_id,
+    pattern_id); each (mode, opener) in one part only, every word in mode answers."""
     table = pa.concat_tables(parts).sort_by(
         [("mode", "ascending"), ("opener_id", "ascending"), ("pattern_id", "ascending")]
     )
-    modes = np.asarray(table["mode"].to_pylist(), dtype=object)
     opener_ids = table["opener_id"].to_numpy()
     pattern_ids = table["pattern_id"].to_numpy()
-    new_opener = np.ones(len(modes), dtype=bool)
-    new_opener[1:] = (modes[1:] != modes[:-1]) | (opener_ids[1:] != opener_ids[:-1])
+    heads = _first_rows(table)
+    new_opener = np.zeros(len(opener_ids), dtype=bool)
+    new_opener[heads] = True
     repeated = ~new_opener & (pattern_ids == np.roll(pattern_ids, 1))
     if np.any(repeated):
         row = int(np.flatnonzero(repeated)[0])
-        raise ValueError(f"opener {words[opener_ids[row]]!r} ({modes[row]}) is in two parts")
-    heads = np.flatnonzero(new_opener)
-    head_modes = modes[heads]
-    unknown = set(head_modes) - set(MODES)
-    if unknown:
-        raise ValueError(f"unknown modes {sorted(unknown)} in openers parts")
-    answers = opener_ids[heads][head_modes == "answers"]
-    if answers.size and not np.array_equal(answers, np.arange(len(words))):
-        raise ValueError(f"answers-mode parts cover {answers.size} of {len(words)} openers")
-    openers = table.take(pa.array(heads))
-    totals = openers["two_step_total"].to_numpy()
-    rank = np.empty(len(heads), dtype=np.int32)
-    for mode in sorted(set(head_modes)):
-        members = np.flatnonzero(head_modes == mode)
-        rank[members] = rank_openers(totals[members], opener_ids[heads][members])
-    openers = openers.rename_columns(
-        [
-            "word" if n == "opener" else "word_id" if n == "opener_id" else n
-            for n in openers.column_names
-        ]
-    ).append_column("rank", pa.array(rank))
-    return openers.sort_by([("mode", "ascending"), ("rank", "ascending")]), table
+        mode = table["mode"][row].as_py()
+        raise ValueError(f"opener {words[opener_ids[row]]!r} ({mode}) is in two parts")
+    head_modes = np.asarray(table["mode"].take(pa.array(heads)).to_pylist(), dtype=object)
+    _check_openers(head_modes, opener_ids[heads], words)
+    return table

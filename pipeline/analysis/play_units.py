@@ -49,14 +49,20 @@ def needs_optimal(strategy: Mapping[str, Any]) -> bool:
     return strategy["name"] in OPTIMAL_MODES
 
 
-# The strategies that read the stored two-step opener ranking (openers.parquet and
-# second_guesses.parquet); every other strategy's job starts without waiting for it.
+# The strategies that read the stored two-step opener ranking (openers.parquet; two_step
+# also second_guesses.parquet); every other strategy's job starts without waiting for it.
 RANKING_STRATEGIES = (OPENER_BENCHMARK, "two_step")
 
 
 def needs_rankings(strategy: Mapping[str, Any]) -> bool:
     """Whether a strategy reads the stored opener ranking (its job alone is given it)."""
     return strategy["name"] in RANKING_STRATEGIES
+
+
+def needs_second_guesses(strategy: Mapping[str, Any]) -> bool:
+    """Whether a strategy also reads the stored second guesses (second_guesses.parquet):
+    two_step alone; the opener benchmark plays greedy_entropy after each opener."""
+    return strategy["name"] == "two_step"
 
 
 def play_units(

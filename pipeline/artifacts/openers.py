@@ -3,7 +3,7 @@ files (data/work) the ranking jobs write before they are merged."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -76,28 +76,38 @@ def write_part(
     parquet.write_table(table, path, schema=PART_SCHEMA, inputs=inputs, settings=settings)
 
 
-def read_part(path: str | Path) -> pa.Table:
-    return parquet.read_table(path, PART_SCHEMA)
+def read_part(path: str | Path, columns: Sequence[str] | None = None) -> pa.Table:
+    """A part file's rows (`columns` of PART_SCHEMA only, if given)."""
+    return parquet.read_table(path, PART_SCHEMA, columns=columns)
 
 
-def write_rankings(
+def write_openers(
     openers: pa.Table,
-    second_guesses: pa.Table,
-    openers_path: str | Path,
-    second_guesses_path: str | Path,
+    path: str | Path,
     *,
     inputs: Mapping[str, Path],
     built_from: Mapping[str, Path] | None = None,
     settings: Mapping[str, Any],
 ) -> None:
-    """Both merged tables; `built_from` (the parts) goes into their seals only."""
+    """openers.parquet; `built_from` (the parts) goes into its seal only."""
     parquet.write_table(
-        openers, openers_path, schema=OPENERS_SCHEMA, inputs=inputs, settings=settings,
+        openers, path, schema=OPENERS_SCHEMA, inputs=inputs, settings=settings,
         built_from=built_from,
     )  # fmt: skip
+
+
+def write_second_guesses(
+    second_guesses: pa.Table,
+    path: str | Path,
+    *,
+    inputs: Mapping[str, Path],
+    built_from: Mapping[str, Path] | None = None,
+    settings: Mapping[str, Any],
+) -> None:
+    """second_guesses.parquet; `built_from` (the parts) goes into its seal only."""
     parquet.write_table(
         second_guesses,
-        second_guesses_path,
+        path,
         schema=SECOND_GUESSES_SCHEMA,
         inputs=inputs,
         settings=settings,

@@ -10,7 +10,7 @@ from pipeline.analysis import benchmark_tables as tables
 from pipeline.analysis.game_state import GameData
 from pipeline.analysis.games import play_unit
 from pipeline.analysis.optimal_play import OptimalTree, TreeError, TreeLookup, best_opener
-from pipeline.analysis.play_units import needs_rankings
+from pipeline.analysis.play_units import needs_rankings, needs_second_guesses
 from pipeline.artifacts import benchmark as store
 from pipeline.artifacts import commonness as commonness_artifact
 from pipeline.artifacts import openers as openers_artifact
@@ -58,18 +58,21 @@ def stored_trees(openers: Path, trees: Path, index: WordIndex) -> TreeLookup:
 
 
 def attach_rankings(
-    data: GameData, index: WordIndex, words: Path, openers: Path, second_guesses: Path
+    data: GameData, index: WordIndex, words: Path, openers: Path, second_guesses: Path | None
 ) -> None:
-    """Give the game data the stored two-step ranking and second guesses (lazily read)."""
-    for rankings in (openers, second_guesses):
+    """Give the game data the stored two-step ranking and, when given, the stored second
+    guesses (lazily read)."""
+    for rankings in filter(None, (openers, second_guesses)):
         check_built_from(rankings, "words", words)
+    data.opener_ranking = openers_artifact.opener_ranking(openers, index, "answers")
+    if second_guesses is None:
+        return
 
     def stored_second_guesses(opener: int) -> dict[int, int]:
         rows = openers_artifact.read_second_guesses(second_guesses, "answers", opener)
         ids = rows["pattern_id"].to_pylist()
         return dict(zip(ids, rows["second_guess_id"].to_pylist(), strict=True))
 
-    data.opener_ranking = openers_artifact.opener_ranking(openers, index, "answers")
     data.second_guesses = stored_second_guesses
 
 
@@ -88,9 +91,9 @@ def play_strategy(
     max_turns: int,
     threads: int,
 ) -> None:
-    """Play one strategy (or a slice of the opener benchmark) against every answer. The
-    strategies that read the opener ranking, and the optimal ones the stored trees, are
-    given those files (their jobs alone)."""
+    """Play one strategy (or a share of the opener benchmark) against every answer. The
+    strategies that read the opener ranking (and two_step the second guesses), and the
+    optimal ones the stored trees, are given those files (their jobs alone)."""
     index = words_artifact.read_word_index(words)
     matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
     data = GameData(
@@ -102,10 +105,12 @@ def play_strategy(
     )
     inputs = {"words": words, "commonness": commonness, "patterns_index": patterns[0]}
     if needs_rankings(strategy):
-        if openers is None or second_guesses is None:
+        if openers is None or (needs_second_guesses(strategy) and second_guesses is None):
             raise PipelineError(f"strategy {strategy['name']!r} needs the opener ranking files")
         attach_rankings(data, index, words, openers, second_guesses)
-        inputs |= {"openers": openers, "second_guesses": second_guesses}
+        inputs |= {"openers": openers}
+        if second_guesses is not None:
+            inputs |= {"second_guesses": second_guesses}
     if optimal_openers is not None and optimal_trees is not None:
         data.optimal_trees = stored_trees(optimal_openers, optimal_trees, index)
         inputs |= {"optimal_openers": optimal_openers, "optimal_trees": optimal_trees}

@@ -6,7 +6,12 @@ import sys
 
 from pipeline import dag
 from pipeline.analysis.optimal_tables import select_openers
-from pipeline.analysis.play_units import needs_optimal, needs_rankings, play_units
+from pipeline.analysis.play_units import (
+    needs_optimal,
+    needs_rankings,
+    needs_second_guesses,
+    play_units,
+)
 from pipeline.artifacts import layout, seal
 from pipeline.artifacts.datapackage import published_config
 from pipeline.artifacts.openers import ranked_words
@@ -104,10 +109,17 @@ def code(module):
 
 # Snakemake starts the ready jobs of highest priority first (then those that fill the
 # most cores). The chain that decides when today's stages end is the opener parts (the
-# longest jobs), their merge and the solver units that read it. The entropy map and the
-# prior-opener ranking, which waits for it, run beside the parts and go first, so that
-# the prior part is never the last; every other job fills the cores left over.
-PRIORITIES = {"compute_entropy": 3, "rank_prior_openers": 2, "rank_opener_part": 1}
+# longest jobs), the ranking and the second-guess merge read from them, and the solver
+# units that wait for those. The entropy map and the prior-opener ranking, which waits for
+# it, run beside the parts and go first, so that the prior part is never the last; every
+# other job fills the cores left over.
+PRIORITIES = {
+    "compute_entropy": 3,
+    "rank_prior_openers": 2,
+    "rank_opener_part": 1,
+    "rank_openers": 1,
+    "merge_second_guesses": 1,
+}
 
 
 def max_threads():
@@ -266,7 +278,7 @@ def optimal_jobs():
     waits until it is built (see get_final_outputs); it is the only checkpoint asked
     here, and its answers mode lists every word of the index, best first."""
     settings = config["optimal"]
-    openers, openers_seal = checkpoints.merge_opener_rankings.get().output.openers
+    openers, openers_seal = checkpoints.rank_openers.get().output.openers
     for file in (openers, openers_seal):
         with file.open("rb"):
             pass

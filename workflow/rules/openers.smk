@@ -49,18 +49,36 @@ rule rank_prior_openers:
         "../scripts/rank_prior_openers.py"
 
 
-# A checkpoint: the optimal stage's openers are the top of this ranking.
-checkpoint merge_opener_rankings:
+# A checkpoint: the optimal stage's openers are the top of this ranking. It reads only the
+# parts' opener figures (about a second), so the solver units that need the ranking alone
+# (the opener benchmark) and the optimal searches start before the second guesses are merged.
+checkpoint rank_openers:
     input:
-        code("pipeline.stages.merge_opener_rankings"),
+        code("pipeline.stages.rank_openers"),
         words=sealed(WORDS),
         parts=get_opener_parts(),
     output:
         openers=sealed(OPENERS),
-        second_guesses=sealed(SECOND_GUESSES),
+    priority: PRIORITIES["rank_openers"]
     log:
-        "logs/merge_opener_rankings/openers.log",
+        "logs/rank_openers/openers.log",
     benchmark:
-        "logs/benchmarks/merge_opener_rankings/openers.tsv"
+        "logs/benchmarks/rank_openers/openers.tsv"
     script:
-        "../scripts/merge_opener_rankings.py"
+        "../scripts/rank_openers.py"
+
+
+rule merge_second_guesses:
+    input:
+        code("pipeline.stages.merge_second_guesses"),
+        words=sealed(WORDS),
+        parts=get_opener_parts(),
+    output:
+        second_guesses=sealed(SECOND_GUESSES),
+    priority: PRIORITIES["merge_second_guesses"]
+    log:
+        "logs/merge_second_guesses/second_guesses.log",
+    benchmark:
+        "logs/benchmarks/merge_second_guesses/second_guesses.tsv"
+    script:
+        "../scripts/merge_second_guesses.py"

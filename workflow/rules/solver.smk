@@ -1,5 +1,5 @@
 # Solver benchmark: every strategy played against every answer. Each strategy, and each
-# slice of the opener benchmark's openers, is a job of its own (a "unit"); their games are
+# share of the opener benchmark's openers, is a job of its own (a "unit"); their games are
 # merged in a fixed order, so the split changes no byte of any artifact.
 
 
@@ -10,7 +10,7 @@ rule play_strategy:
         commonness=sealed(COMMONNESS),
         patterns=get_answer_matrix,
         openers=get_unit_file(OPENERS, needs_rankings),
-        second_guesses=get_unit_file(SECOND_GUESSES, needs_rankings),
+        second_guesses=get_unit_file(SECOND_GUESSES, needs_second_guesses),
         optimal_openers=get_unit_file(OPTIMAL_OPENERS, needs_optimal),
         optimal_trees=get_unit_file(OPTIMAL_TREES, needs_optimal),
     output:
