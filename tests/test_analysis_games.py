@@ -13,7 +13,7 @@ import pytest
 
 from pipeline.analysis.game_state import GameData, Node
 from pipeline.analysis.games import play_strategies, play_tree
-from pipeline.analysis.play_units import play_units
+from pipeline.analysis.play_units import play_units, starts_first
 from pipeline.analysis.strategies import (
     CommonnessStrategy,
     TwoStepStrategy,
@@ -303,3 +303,15 @@ def test_the_opener_benchmark_is_dealt_out_by_rank(top, per_job, units):
     assert sorted(rank for ranks in dealt for rank in ranks) == list(range(top))
     assert max(map(len, dealt)) <= per_job and max(map(len, dealt)) - min(map(len, dealt)) <= 1
     assert list(dealt[0]) == list(range(0, top, units))
+
+
+def test_the_units_on_the_chain_and_the_long_one_start_first():
+    """The opener benchmark's and two_step's units wait for the ranking and end the run;
+    commonness is the long unit that does not; the rest fill the cores left over."""
+    strategies = [
+        {"name": name}
+        for name in ("greedy_entropy", "commonness", "two_step", "minimax", "opener_benchmark")
+    ]
+    units = play_units(strategies, 20)
+    first = {name for name, unit in units.items() if starts_first(unit["strategy"])}
+    assert first == {"commonness", "two_step", *(f"opener_benchmark-{k:03d}" for k in range(3))}

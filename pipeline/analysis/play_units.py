@@ -59,6 +59,19 @@ def needs_rankings(strategy: Mapping[str, Any]) -> bool:
     return strategy["name"] in RANKING_STRATEGIES
 
 
+# The strategies whose unit is long where the others are short: commonness scores every
+# allowed word against every consistent allowed word at each turn (about 8 s of CPU with
+# today's lists; every other strategy 1-3 s).
+LONG_STRATEGIES = ("commonness",)
+
+
+def starts_first(strategy: Mapping[str, Any]) -> bool:
+    """Whether a strategy's unit should start before the other ready units: those that wait
+    for the opener ranking (they run after it, in the run's last round, which they make
+    last) and the long ones that do not (started late, they would end the run instead)."""
+    return needs_rankings(strategy) or strategy["name"] in LONG_STRATEGIES
+
+
 def needs_second_guesses(strategy: Mapping[str, Any]) -> bool:
     """Whether a strategy also reads the stored second guesses (second_guesses.parquet):
     two_step alone; the opener benchmark plays greedy_entropy after each opener."""

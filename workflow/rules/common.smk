@@ -11,6 +11,7 @@ from pipeline.analysis.play_units import (
     needs_rankings,
     needs_second_guesses,
     play_units,
+    starts_first,
 )
 from pipeline.artifacts import layout, seal
 from pipeline.artifacts.datapackage import published_config
@@ -111,15 +112,24 @@ def code(module):
 # most cores). The chain that decides when today's stages end is the opener parts (the
 # longest jobs), the ranking and the second-guess merge read from them, and the solver
 # units that wait for those. The entropy map and the prior-opener ranking, which waits for
-# it, run beside the parts and go first, so that the prior part is never the last; every
-# other job fills the cores left over.
+# it, run beside the parts and go first, so that the prior part is never the last. Of the
+# solver units, those on that chain and the long one that is not (commonness) start before
+# the others (see play_units.starts_first), never before a part; every other job fills the
+# cores left over.
 PRIORITIES = {
-    "compute_entropy": 3,
-    "rank_prior_openers": 2,
-    "rank_opener_part": 1,
-    "rank_openers": 1,
-    "merge_second_guesses": 1,
+    "compute_entropy": 4,
+    "rank_prior_openers": 3,
+    "rank_opener_part": 2,
+    "rank_openers": 2,
+    "merge_second_guesses": 2,
+    "play_strategy": 1,
 }
+
+
+def play_priority(wildcards):
+    """A solver unit's priority: PRIORITIES["play_strategy"] if it starts first, else 0."""
+    first = starts_first(PLAY_UNITS[wildcards.unit]["strategy"])
+    return PRIORITIES["play_strategy"] if first else 0
 
 
 def max_threads():

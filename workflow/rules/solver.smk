@@ -20,6 +20,7 @@ rule play_strategy:
         opener_slice=lambda wildcards: PLAY_UNITS[wildcards.unit]["opener_slice"],
         max_turns=config["solver"]["max_turns"],
     threads: unit_threads()
+    priority: play_priority
     resources:
         mem_mb=1500,
     log:
