@@ -267,7 +267,9 @@ class CommonnessStrategy(Strategy):
     def choose(self, node: Node) -> int:
         """Candidates are scored first: E of a non-candidate is 1 + f(x) >= 1 + f(0) = 2
         (f grows, and H(g) <= H0), so a candidate with E < 2 - tolerance beats them all
-        and the full scan of every allowed word is skipped."""
+        and the full scan of every allowed word is skipped. Otherwise only the other words
+        are scored in it (a word's score does not depend on which others are scored; at
+        the first turn every word is a candidate, and the scan scored 14855 words twice)."""
         candidates = node.state
         if len(candidates) == 1:
             return int(candidates[0])
@@ -277,11 +279,16 @@ class CommonnessStrategy(Strategy):
         probs = weights / weights.sum()
         positive = probs[probs > 0]
         h0 = float(-(positive * np.log2(positive)).sum())
-        scores = self.expected_scores(candidates, candidates, probs, h0)
-        if scores.min() < 2.0 - TIE_TOLERANCE:
-            return pick(candidates, scores, TIE_TOLERANCE, np.ones(len(candidates), bool))
+        candidate_scores = self.expected_scores(candidates, candidates, probs, h0)
+        if candidate_scores.min() < 2.0 - TIE_TOLERANCE:
+            return pick(candidates, candidate_scores, TIE_TOLERANCE, np.ones(len(candidates), bool))
         rows = np.arange(len(self.data.words), dtype=np.int64)
-        scores = self.expected_scores(rows, candidates, probs, h0)
+        scores = np.empty(len(rows))
+        scores[candidates] = candidate_scores
+        others = np.ones(len(rows), dtype=bool)
+        others[candidates] = False
+        if others.any():
+            scores[others] = self.expected_scores(rows[others], candidates, probs, h0)
         return pick(rows, scores, TIE_TOLERANCE, self.preferred(node))
 
     def child_state(self, node: Node, guess: int, pattern: int) -> np.ndarray:
