@@ -3,6 +3,7 @@
 import json
 import os
 import sys
+from functools import cache
 
 from pipeline import dag
 from pipeline.analysis.optimal_tables import select_openers
@@ -220,12 +221,25 @@ def word_index():
         with file.open("rb"):
             pass
     try:
-        return read_word_index(words)
+        return checked_word_index(str(words), file_versions(words, words_seal))
     except PipelineError as error:
         if not (workflow.is_main_process and os.path.isfile(words)):
             stop(f"wordle: {error}")
         problem = str(error).removesuffix(f"; {seal.REBUILD_HINT}")
         stop(f"wordle: {problem}; moved it to {dag.quarantine(words)}: run snakemake again")
+
+
+def file_versions(*paths):
+    """(mtime in ns, size) of each file: a rebuilt file is another version."""
+    return tuple((os.stat(path).st_mtime_ns, os.stat(path).st_size) for path in paths)
+
+
+@cache
+def checked_word_index(path, versions):
+    """read_word_index, once per version of the file and its seal: the input functions of
+    about 70 jobs ask for it each time Snakemake updates the job graph (after each
+    checkpoint, while the run waits), and reading and checking it takes about 8 ms."""
+    return read_word_index(path)
 
 
 def word_count():
