@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 
 from pipeline.artifacts import parquet
 from pipeline.artifacts.parquet import described
-from pipeline.artifacts.seal import REBUILD_HINT
+from pipeline.artifacts.seal import REBUILD_HINT, check_built_from
 from pipeline.core.errors import ArtifactError
 from pipeline.core.word_index import WordIndex
 
@@ -79,6 +79,18 @@ def write_part(
 def read_part(path: str | Path, columns: Sequence[str] | None = None) -> pa.Table:
     """A part file's rows (`columns` of PART_SCHEMA only, if given)."""
     return parquet.read_table(path, PART_SCHEMA, columns=columns)
+
+
+def read_parts(
+    paths: Sequence[Path], words: Path, columns: Sequence[str] | None = None
+) -> list[pa.Table]:
+    """The part files' rows (see read_part), each part checked to be built from `words`:
+    parts of another word index are never merged against this one."""
+    tables = []
+    for path in paths:
+        tables.append(read_part(path, columns))
+        check_built_from(path, "words", words)
+    return tables
 
 
 def write_openers(

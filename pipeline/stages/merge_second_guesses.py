@@ -10,7 +10,7 @@ from pipeline.analysis.opener_tables import merge_second_guesses as merge_rows
 from pipeline.analysis.opener_tables import ranking_settings
 from pipeline.artifacts import openers as store
 from pipeline.artifacts import words as words_artifact
-from pipeline.artifacts.seal import check_built_from, part_inputs, upstream_inputs
+from pipeline.artifacts.seal import part_inputs, upstream_inputs
 from pipeline.core.errors import PipelineError
 
 log = logging.getLogger(__name__)
@@ -19,10 +19,7 @@ log = logging.getLogger(__name__)
 def merge_second_guesses(*, words: Path, parts: Sequence[Path], second_guesses: Path) -> None:
     """second_guesses.parquet: every part's rows, in (mode, opener_id, pattern_id) order."""
     index = words_artifact.read_word_index(words)
-    tables = []
-    for path in parts:
-        tables.append(store.read_part(path))
-        check_built_from(path, "words", words)
+    tables = store.read_parts(parts, words)
     try:
         rows = merge_rows(tables, index.words)
     except ValueError as error:

@@ -9,7 +9,7 @@ from pathlib import Path
 from pipeline.analysis.opener_tables import FIGURE_COLUMNS, rank_parts, ranking_settings
 from pipeline.artifacts import openers as store
 from pipeline.artifacts import words as words_artifact
-from pipeline.artifacts.seal import check_built_from, part_inputs, upstream_inputs
+from pipeline.artifacts.seal import part_inputs, upstream_inputs
 from pipeline.core.errors import PipelineError
 
 log = logging.getLogger(__name__)
@@ -18,10 +18,7 @@ log = logging.getLogger(__name__)
 def rank_openers(*, words: Path, parts: Sequence[Path], openers: Path) -> None:
     """openers.parquet from the part files' opener figures (their second guesses unread)."""
     index = words_artifact.read_word_index(words)
-    tables = []
-    for path in parts:
-        tables.append(store.read_part(path, columns=FIGURE_COLUMNS))
-        check_built_from(path, "words", words)
+    tables = store.read_parts(parts, words, columns=FIGURE_COLUMNS)
     try:
         ranked = rank_parts(tables, index.words)
     except ValueError as error:
