@@ -8,6 +8,7 @@ import inspect
 import modulefinder
 import re
 import shutil
+import subprocess
 import typing
 from pathlib import Path
 
@@ -15,7 +16,14 @@ import pytest
 
 from pipeline import dag
 from tests.conftest import REPO
-from tests.workflow_helpers import clone_checkout, planned_jobs, snakemake
+from tests.workflow_helpers import (
+    clone_checkout,
+    fixture_env,
+    make_checkout,
+    planned_jobs,
+    snakemake,
+    snakemake_command,
+)
 
 SCRIPTS = REPO / "workflow" / "scripts"
 MODULES = sorted(path.relative_to(REPO).as_posix() for path in (REPO / "pipeline").rglob("*.py"))
@@ -120,6 +128,24 @@ def test_code_inputs_are_each_stages_import_closure():
         inputs = dag.code_inputs(REPO, module, REPO)
         assert set(inputs) == closure_files(module)
         assert not any(Path(path).is_absolute() for path in inputs)
+
+
+def test_the_snakefile_starts_without_the_compute_libraries(tmp_path):
+    """Snakemake parses the Snakefile at every start, and on a cluster in every job: what
+    it imports (the package's paths, seals and config checks) must not pull in numba or
+    polars, which only the jobs need (numba alone took 0.45 s of a 2.6 s dry run)."""
+    checkout = make_checkout(tmp_path / "checkout")
+    result = subprocess.run(
+        snakemake_command(checkout, "--dry-run"),
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        env={**fixture_env(), "PYTHONPROFILEIMPORTTIME": "1"},
+        check=True,
+    )
+    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()}
+    assert {"snakemake", "pipeline.dag", "pipeline.analysis.optimal_tables"} <= imported
+    assert not {"numba", "polars"} & imported
 
 
 def test_every_rule_lists_its_stages_import_closure_as_inputs():

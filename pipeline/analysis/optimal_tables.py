@@ -7,13 +7,16 @@ Plain data in, Arrow tables out: the columns are those of pipeline.artifacts.opt
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.wordle import spell_patterns
-from pipeline.kernels.optimal_search import OptimalResult
+
+if TYPE_CHECKING:  # the Snakefile imports select_openers: it starts faster without numba
+    from pipeline.kernels.optimal_search import OptimalResult
 
 ALL_OPENERS = "all"  # config optimal.openers_top: every word of the index
 
