@@ -17,17 +17,26 @@ from benchmarks import scaling
 from benchmarks.assistant import bench_assistant
 from benchmarks.kernels import bench_kernels, report
 from benchmarks.optimal import bench_optimal
+from pipeline.artifacts import layout
+from pipeline.artifacts.patterns import INDEX_FILE
 from pipeline.sources.fetch import resolve_mirror
 
 SECTIONS = ("scaling", "kernels", "optimal", "assistant")
+# What each section reads, built before it is measured; none: the whole pipeline (the
+# assistant reads every artifact, and the scaling runs start from a warm numba cache).
+SECTION_TARGETS = {
+    "kernels": [layout.derived(f"patterns/{INDEX_FILE}"), layout.derived("commonness.parquet")],
+    "optimal": [layout.derived("optimal_openers.parquet")],
+}
 
 
-def prepare(workdir: Path, mirror: Path) -> None:
-    """A scratch folder with the raw inputs fetched and the whole pipeline built once (so
-    numba's cache is warm and downloads are out of every measured run)."""
+def prepare(workdir: Path, mirror: Path, section: str) -> None:
+    """A scratch folder with the raw inputs fetched and what `section` reads built once
+    (so numba's cache is warm and downloads are out of every measured run)."""
     shutil.copy(scaling.REPO / "config.yaml", workdir / "config.yaml")
     os.environ["WORDLE_MIRROR"] = str(mirror)
-    scaling.snakemake(workdir, "--cores", str(os.cpu_count() or 1))
+    targets = SECTION_TARGETS.get(section, [])
+    scaling.snakemake(workdir, *targets, "--cores", str(os.cpu_count() or 1))
 
 
 def print_scaling(result: dict) -> None:
@@ -98,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="wordle-bench-"))
     print(f"scratch folder: {workdir}; {os.cpu_count()} cores")
     try:
-        prepare(workdir, mirror.resolve())
+        prepare(workdir, mirror.resolve(), args.section)
         if args.section in ("kernels", "all"):
             bench_kernels(workdir / "data" / "derived", args.threads)
         if args.section in ("optimal", "all"):
