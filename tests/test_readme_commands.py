@@ -122,7 +122,11 @@ def pinned_config(pins: dict[str, str]) -> dict:
             for name in ("allowed", "answers")
         },
         "commonness": {"n_common": 5, "width": 10},
-        "patterns": {"chunk_rows": 7},
+        # Few jobs, as in tests.workflow_helpers.FIXTURE_CONFIG (each costs a process
+        # start-up, and the README's blocks build the fixture three times): 5 pattern
+        # chunks, not 45; optimal trees for the top 4 openers of each mode, not 20.
+        "patterns": {"chunk_rows": 64},
+        "optimal": {"openers_top": 4},
     }
 
 
