@@ -25,12 +25,36 @@ pytest_plugins = ["tests.assistant_fixture"]
 REPO = Path(__file__).resolve().parents[1]
 
 
+# The longest tests, dealt out first and in this order (see below): xdist gives the first
+# worker the first two and the second worker the next two. The first worker builds the
+# shared fixture (`built`, about 100 s) for its first test while the second runs the README
+# blocks, which do not need it, so neither waits on the other's lock; the rest follow
+# longest first (minutes, measured in a whole run on 2 cores, 2026-11-24).
+LONGEST_FIRST = (
+    "tests/test_workflow.py::test_run_builds_every_artifact",  # the shared fixture build
+    "tests/test_slurm.py::test_slurm_profile_builds_the_same_artifacts_as_a_local_run",  # 6
+    "tests/test_readme_commands.py::test_every_readme_shell_block_runs_as_written",  # 5-7
+    "tests/test_stages_openers.py::test_real_two_step_rankings",  # 3.5
+    "tests/test_workflow.py::test_cluster_executor_runs_every_job_as_its_own_process",  # 3
+    "tests/test_remote_storage.py::test_s3_default_storage_gives_a_local_runs_artifacts",  # 2.5
+    "tests/test_publish.py::test_every_publishing_step_works_from_a_fresh_checkout",  # 2.3
+    "tests/test_workflow.py::test_killed_runs_resume_to_identical_artifacts",  # 1.5
+)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The end-to-end (slow) tests first, in their own order, then the rest: with `-n 2`
-    and xdist's --maxschedchunk=2 (pyproject.toml), which deals the tests out two at a
-    time, both workers start on the long Snakemake runs and the many short tests fill in
-    behind them. Every xdist worker sorts alike, so they agree on the collection."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The end-to-end (slow) tests first, the longest of them in LONGEST_FIRST's order,
+    then the rest: with `-n 2` and xdist's --maxschedchunk=2 (pyproject.toml), which deals
+    the tests out two at a time, both workers start on the long Snakemake runs and the many
+    short tests fill in behind them. Every xdist worker sorts alike, so they agree on the
+    collection."""
+    rank = {nodeid: number for number, nodeid in enumerate(LONGEST_FIRST)}
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("slow") is None,
+            rank.get(item.nodeid, len(rank)),
+        )
+    )
 
 
 def real_mirror() -> Path | None:
