@@ -60,6 +60,9 @@ def print_scaling(result: dict) -> None:
     report("  of which the optimal-tree stage", result["cpu1_optimal"], "s")
     for rule, fraction in sorted(result["rule_fractions"].items()):
         report(f"f of {rule}, one job alone at 1 and 2 threads", fraction, "")
+    print("  Snakemake's own time, measured in the --cores 1 run:")
+    report("  start, up to the first job", result["snakemake_start"], "s")
+    report("  per job, between jobs", result["snakemake_per_job"], "s")
     graphs = {
         "all": "the whole pipeline",
         "today": "today's stages (the optimal-tree stage left out)",
@@ -71,6 +74,9 @@ def print_scaling(result: dict) -> None:
         for cores, wall in projected.items():
             report(f"  --cores {cores}", wall, "s")
         report("  --cores 8 / --cores 2", projected[8] / projected[2], "", "(target <= 1/3)")
+        padded = result["with_snakemake"][name]
+        report("  --cores 8, with Snakemake's own time", padded[8], "s")
+        report("  the same, --cores 8 / --cores 2", padded[8] / padded[2], "")
     jobs = sorted(result["jobs"].values(), key=lambda job: -job.wall)
     print("  slowest jobs at --cores 1 (wall s, CPU s, peak MB):")
     for job in jobs[:8]:

@@ -3,6 +3,7 @@ replay of a job graph (hand-worked schedules)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,17 @@ def test_the_split_cost_counts_only_the_rules_the_split_changes():
     # merge is the same job in both runs: its split-run CPU stands for both
     assert scaling.like_for_like_unsplit(split, unsplit) == pytest.approx(2.0 + 119.0 + 24.0)
     assert scaling.like_for_like_unsplit(split, split) == pytest.approx(160.0)
+
+
+def test_snakemake_time_is_the_start_and_what_no_job_accounts_for(tmp_path: Path):
+    # a --cores 1 run that began at t=1000 and took 20 s: job 1 ran 3 s and ended at 1005
+    # (so it started at 1002: 2 s of start), job 2 ran 10 s and ended at 1016
+    jobs = {}
+    for jobid, wall, end in ((1, 3.0, 1005.0), (2, 10.0, 1016.0)):
+        bench = tmp_path / f"{jobid}.tsv"
+        bench.write_text("s\n")
+        os.utime(bench, (end, end))
+        jobs[jobid] = Job(jobid, "r", [], [f"out{jobid}"], bench.name, wall=wall)
+    start, per_job = scaling.snakemake_time(tmp_path, jobs, 20.0, 1000.0)
+    assert start == pytest.approx(2.0)
+    assert per_job == pytest.approx((20.0 - 2.0 - 13.0) / 2)
