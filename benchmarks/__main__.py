@@ -17,7 +17,7 @@ from benchmarks import scaling
 from benchmarks.assistant import bench_assistant
 from benchmarks.kernels import bench_kernels, report
 from benchmarks.optimal import bench_optimal
-from pipeline.artifacts import layout
+from pipeline.artifacts import commonness, layout, optimal
 from pipeline.artifacts.patterns import INDEX_FILE
 from pipeline.sources.fetch import resolve_mirror
 
@@ -25,8 +25,8 @@ SECTIONS = ("scaling", "kernels", "optimal", "assistant")
 # What each section reads, built before it is measured; none: the whole pipeline (the
 # assistant reads every artifact, and the scaling runs start from a warm numba cache).
 SECTION_TARGETS = {
-    "kernels": [layout.derived(f"patterns/{INDEX_FILE}"), layout.derived("commonness.parquet")],
-    "optimal": [layout.derived("optimal_openers.parquet")],
+    "kernels": [layout.derived(f"patterns/{INDEX_FILE}"), layout.derived(commonness.FILE)],
+    "optimal": [layout.derived(optimal.OPENERS_FILE)],
 }
 
 
