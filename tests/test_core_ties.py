@@ -7,7 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.ties import TIE_TOLERANCE, best_position, rank_order, ranks, tie_groups
+from pipeline.core.ties import (
+    TIE_TOLERANCE,
+    best_position,
+    leading_positions,
+    rank_order,
+    ranks,
+    tie_groups,
+)
 from tests import naive
 
 BOTH = pytest.mark.parametrize("higher_is_better", [True, False])
@@ -199,3 +206,31 @@ def test_integer_scores_match_the_rule_written_out(values, higher_is_better, tol
         # for integers, a tolerance ties exactly the integers its floor ties
         assert order.tolist() == naive.ranks_with_ties(values, **rule, tolerance=int(tol))
         assert best_position(scores, **rule, tolerance=tol) == order[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(scores_strategy, st.booleans(), st.integers(0, 14), st.data())
+def test_the_leading_positions_are_the_head_of_the_rule_written_out(
+    values, higher_is_better, count, data
+):
+    """leading_positions ranks only the scores near the count-th best: the same head as
+    the whole ranking, chains of near-ties across its edge included."""
+    n = len(values)
+    keys = [np.array(data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)))]
+    rule = {"higher_is_better": higher_is_better, "keys": keys, "tolerance": TIE_TOLERANCE}
+    expected = naive.ranks_with_ties(values, **rule)[:count]
+    assert leading_positions(np.array(values), count, **rule).tolist() == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(big_ints, min_size=1, max_size=10), st.booleans(), st.integers(0, 3), st.data())
+def test_leading_integer_positions_are_exact_near_the_int64_end(
+    values, higher_is_better, tolerance, data
+):
+    n = len(values)
+    count = data.draw(st.integers(0, n + 1))
+    rule = {"higher_is_better": higher_is_better, "tolerance": tolerance}
+    scores = np.array(values, dtype=np.int64) + (2**63 - 1 - 2**62)  # up to the largest int64
+    expected = rank_order(scores, **rule)[:count]
+    assert leading_positions(scores, count, **rule).tolist() == expected.tolist()
+    assert expected.tolist() == naive.ranks_with_ties(values, **rule)[:count]

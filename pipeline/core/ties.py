@@ -24,26 +24,39 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from pipeline.core.arrays import distinct
+
 TIE_TOLERANCE = 1e-9
 
 
 def tie_groups(
     scores: np.ndarray, *, higher_is_better: bool, tolerance: float | int = TIE_TOLERANCE
 ) -> np.ndarray:
-    """Group number of each score, 0 for the best group (see the module docstring)."""
+    """Group number of each score, 0 for the best group (see the module docstring).
+
+    Equal scores always share a group, so the rule runs over the distinct scores. A
+    distinct score more than the tolerance past the one before it opens a group whatever
+    that group's anchor (the anchor is at or before its neighbour); only the near-ties
+    left are walked one by one. (Walking all of them cost 4 ms per 15 000 scores, and the
+    two_step strategy ranks every word at each node: 40 % of its games.)"""
     signed = _lower_is_better(scores, higher_is_better)
     tolerance = _exact_tolerance(signed, tolerance)
-    order = np.lexsort((np.arange(signed.size), signed))
-    groups = np.empty(signed.size, dtype=np.int64)
-    group = -1
-    head = 0
+    values, _, inverse = distinct(signed)
+    opens = np.ones(values.size, dtype=bool)
+    if values.dtype.kind == "i":  # the exact gap: wrapping uint64 subtraction of sorted int64
+        opens[1:] = values[1:].view(np.uint64) - values[:-1].view(np.uint64) > tolerance
+    else:
+        opens[1:] = values[1:] > values[:-1] + tolerance
+    last_open = np.maximum.accumulate(np.where(opens, np.arange(values.size), 0))
     # Python numbers: exact for int64 fixed-point scores, which float64 would round.
-    for position, value in zip(order.tolist(), signed[order].tolist(), strict=True):
-        if group < 0 or value > head + tolerance:
-            group += 1
-            head = value
-        groups[position] = group
-    return groups
+    exact = values.tolist()
+    anchor = 0
+    for position in np.flatnonzero(~opens).tolist():
+        anchor = max(anchor, int(last_open[position]))
+        if exact[position] > exact[anchor] + tolerance:
+            opens[position] = True
+            anchor = position
+    return (np.cumsum(opens) - 1)[inverse]
 
 
 def _lower_is_better(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:
@@ -75,6 +88,39 @@ def rank_order(
     groups = tie_groups(scores, higher_is_better=higher_is_better, tolerance=tolerance)
     columns = [np.arange(groups.size), *reversed([np.asarray(key) for key in keys]), groups]
     return np.lexsort(columns)
+
+
+def leading_positions(
+    scores: np.ndarray,
+    count: int,
+    *,
+    higher_is_better: bool,
+    keys: Sequence[np.ndarray] = (),
+    tolerance: float | int = TIE_TOLERANCE,
+) -> np.ndarray:
+    """rank_order(...)[:count], ranking only the scores within the tolerance of the
+    count-th best: they hold every group the first `count` can come from, whole (groups
+    form in score order, so the best scores group alone as they do among all)."""
+    signed = _lower_is_better(scores, higher_is_better)
+    count = min(count, signed.size)
+    if count <= 0:
+        return np.empty(0, dtype=np.intp)
+    tolerance = _exact_tolerance(signed, tolerance)
+    last = np.partition(signed, count - 1)[count - 1]
+    if signed.dtype.kind == "i":  # exact, and never past the largest int64
+        limit = np.int64(min(int(last) + tolerance, np.iinfo(np.int64).max))
+    else:
+        limit = last + tolerance
+    if signed.dtype.kind == "f" and np.isnan(signed).any():  # NaN joins the last group
+        return rank_order(signed, higher_is_better=False, keys=keys, tolerance=tolerance)[:count]
+    near = np.flatnonzero(signed <= limit)
+    order = rank_order(
+        signed[near],
+        higher_is_better=False,
+        keys=[np.asarray(key)[near] for key in keys],
+        tolerance=tolerance,
+    )
+    return near[order[:count]]
 
 
 def ranks(
