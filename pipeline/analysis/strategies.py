@@ -46,7 +46,7 @@ import numpy as np
 from pipeline.analysis.game_state import GameData, Node
 from pipeline.core import hard_mode
 from pipeline.core.errors import PipelineError
-from pipeline.core.ties import TIE_TOLERANCE, best_position, rank_order
+from pipeline.core.ties import TIE_TOLERANCE, best_position, leading_positions, rank_order
 from pipeline.kernels.feedback import feedback_matrix
 from pipeline.kernels.partition import bucket_layout, fixed_stats, pattern_entropies
 from pipeline.kernels.second_guess import CountSearch
@@ -321,7 +321,7 @@ def opener_ranking(data: GameData, pool: int = 100) -> list[int]:
         cols = np.arange(len(data.answer_rows), dtype=np.int64)
         s, _, _ = node_stats(data, rows, cols)
         tol = data.tolerance(len(cols))
-        top = rank_order(s, higher_is_better=False, tolerance=tol)[: min(pool, len(rows))]
+        top = leading_positions(s, pool, higher_is_better=False, tolerance=tol)
         top = np.sort(top)
         totals = two_step_sums(data, [int(g) for g in top], cols)
         cache[pool] = [
@@ -368,7 +368,9 @@ class TwoStepStrategy(Strategy):
         s, _, _ = node_stats(data, rows, answers)
         preferred = self.preferred(node)
         tol = data.tolerance(len(answers))
-        top = rank_order(s, higher_is_better=False, keys=[~preferred], tolerance=tol)[: self.top_n]
+        top = leading_positions(
+            s, self.top_n, higher_is_better=False, keys=[~preferred], tolerance=tol
+        )
         top.sort()
         totals = two_step_sums(data, [int(g) for g in top], answers)
         return pick(top, totals, tol, preferred[top])
