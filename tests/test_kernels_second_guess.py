@@ -231,3 +231,36 @@ def test_letter_groups_are_each_letter_and_its_positions():
         for j, x in enumerate(letters):
             positions = sum(1 << i for i, y in enumerate(word) if y == x)
             assert groups.cand_cells[c, j] == (positions << 3) | word.count(x)
+
+
+@pytest.mark.parametrize("length", [1, 2, 3, 4, 5, 6, 7])
+def test_letter_groups_of_every_word_length_are_spelled_out(length):
+    """The same facts on random words of each length (few letters: repeats everywhere),
+    plus the layout the kernels rely on: group ids numbered by first use, guess by guess
+    and letters ascending, and every unused slot pointing at the no-group id K."""
+    rng = np.random.default_rng(length)
+    words = sorted({"".join(rng.choice(list("abcd"), length)) for _ in range(40)})
+    candidates = words[::3]
+    groups = letter_groups(encode_words(words), encode_words(candidates))
+    n_groups = groups.group_letter.size
+    first_use: list[tuple[int, int]] = []
+    for g, word in enumerate(words):
+        expected = [
+            (ord(x) - 97, sum(1 << i for i, y in enumerate(word) if y == x))
+            for x in sorted(set(word))
+        ]
+        first_use += [key for key in expected if key not in first_use]
+        slots = groups.guess_groups[g].tolist()
+        ids = [first_use.index(key) for key in expected]
+        assert slots == ids + [n_groups] * (len(slots) - len(ids)), word
+    pairs = zip(groups.group_letter.tolist(), groups.group_mask.tolist(), strict=True)
+    assert list(pairs) == first_use
+    assert groups.group_size.tolist() == [bin(m).count("1") for _, m in first_use]
+    shift = length.bit_length()
+    for c, word in enumerate(candidates):
+        letters = sorted(set(word))
+        cells = [sum(1 << i for i, y in enumerate(word) if y == x) << shift | word.count(x)
+                 for x in letters]  # fmt: skip
+        padding = length - len(letters)
+        assert groups.cand_letters[c].tolist() == [ord(x) - 97 for x in letters] + [-1] * padding
+        assert groups.cand_cells[c].tolist() == cells + [0] * padding

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pipeline.core.arrays import distinct
 from pipeline.core.ties import TIE_TOLERANCE, best_position
 from pipeline.core.wordle import pattern_dtype
 from pipeline.kernels import letter_groups_jit as groups_jit
@@ -58,35 +59,50 @@ class LetterGroups:
 
 
 def letter_groups(guesses: np.ndarray, candidates: np.ndarray) -> LetterGroups:
-    """LetterGroups of encoded guesses (G, L) over encoded candidates (C, L)."""
+    """LetterGroups of encoded guesses (G, L) over encoded candidates (C, L). Group ids
+    are numbered in order of first use (guess by guess, letters ascending)."""
     n_guesses, length = guesses.shape
-    guess_groups = np.full((n_guesses, max(length, groups_jit.SLOTS)), -1, dtype=np.int64)
-    ids: dict[tuple[int, int], int] = {}
-    for g, word in enumerate(guesses.tolist()):
-        for slot, x in enumerate(sorted(set(word))):
-            mask = sum(1 << i for i, letter in enumerate(word) if letter == x)
-            guess_groups[g, slot] = ids.setdefault((x, mask), len(ids))
-    keys = np.array(list(ids), dtype=np.int64).reshape(-1, 2)
-    guess_groups[guess_groups < 0] = len(keys)
-    cand_letters = np.full(candidates.shape, -1, dtype=np.int64)
-    cand_cells = np.zeros(candidates.shape, dtype=np.int64)
-    shift = length.bit_length()
-    for c, word in enumerate(candidates.tolist()):
-        for j, x in enumerate(sorted(set(word))):
-            cand_letters[c, j] = x
-            bits = sum(1 << i for i, letter in enumerate(word) if letter == x)
-            cand_cells[c, j] = (bits << shift) | word.count(x)
+    letters, masks = _distinct_letters(guesses)
+    used = letters >= 0
+    keys, first_use, inverse = distinct(letters[used] << length | masks[used])
+    by_first_use = np.argsort(first_use)
+    group_id = np.empty(keys.size, dtype=np.int64)
+    group_id[by_first_use] = np.arange(keys.size)
+    keys = keys[by_first_use]
+    guess_groups = np.full((n_guesses, max(length, groups_jit.SLOTS)), keys.size, dtype=np.int64)
+    guess_groups[:, :length][used] = group_id[inverse]
     popcount = np.array([bin(v).count("1") for v in range(1 << length)], dtype=np.int64)
+    cand_letters, cand_bits = _distinct_letters(candidates)
+    shift = length.bit_length()
+    cand_cells = np.where(cand_letters >= 0, cand_bits << shift | popcount[cand_bits], 0)
+    group_mask = keys & ((1 << length) - 1)
     return LetterGroups(
         guess_groups=guess_groups.astype(np.uint32),  # unsigned: no negative indexing
-        group_letter=keys[:, 0].copy(),
-        group_mask=keys[:, 1].copy(),
-        group_size=popcount[keys[:, 1]],
+        group_letter=keys >> length,
+        group_mask=group_mask,
+        group_size=popcount[group_mask],
         cand_letters=cand_letters,
         cand_cells=cand_cells,
         popcount=popcount,
         shift=shift,
     )
+
+
+def _distinct_letters(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(letters, masks), each (N, L): the distinct letters of each encoded word in
+    ascending order (-1 padded) and, for each, its positions as bits (0 padded)."""
+    n_words, length = words.shape
+    codes = words.astype(np.int64)
+    same = codes[:, :, None] == codes[:, None, :]  # [word, i, j]: the letters at i and j
+    bits = (same << np.arange(length)).sum(axis=2)  # positions of the letter at i
+    first = ~(same & np.tri(length, k=-1, dtype=bool)).any(axis=2)  # not at any j < i
+    slot = ((codes[:, None, :] < codes[:, :, None]) & first[:, None, :]).sum(axis=2)
+    word, position = np.nonzero(first)
+    letters = np.full((n_words, length), -1, dtype=np.int64)
+    masks = np.zeros((n_words, length), dtype=np.int64)
+    letters[word, slot[word, position]] = codes[word, position]
+    masks[word, slot[word, position]] = bits[word, position]
+    return letters, masks
 
 
 @dataclass(frozen=True)
