@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 def merge_second_guesses(*, words: Path, parts: Sequence[Path], second_guesses: Path) -> None:
     """second_guesses.parquet: every part's rows, in (mode, opener_id, pattern_id) order."""
     index = words_artifact.read_word_index(words)
-    tables = store.read_parts(parts, words)
+    tables = store.read_parts(parts, words, columns=store.SECOND_GUESSES_SCHEMA.names)
     try:
         rows = merge_rows(tables, index.words)
     except ValueError as error:
