@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pytest
 
+from pipeline.analysis import strategies as strategies_module
 from pipeline.analysis.game_state import GameData, Node
 from pipeline.analysis.games import play_strategies, play_tree
 from pipeline.analysis.play_units import play_units, starts_first
@@ -300,6 +301,23 @@ def test_greedy_entropy_guess_is_best_by_partition(data, seed):
                 assert greedy_entropy_guess(game_data, answers) == expected, (size, answers)
                 checked += expected not in game_data.answer_rows[answers]
     assert checked > 10  # the outside-the-answers winners were checked too
+
+
+def test_greedy_choices_are_memoised_across_trees(monkeypatch):
+    """The opener benchmark's trees share greedy_entropy's choices: each distinct answer
+    set is searched once, however many openers' trees reach it."""
+    searched = []
+    original = strategies_module.greedy_entropy_guess
+
+    def counted(data, answers):
+        searched.append(answers.tobytes())
+        return original(data, answers)
+
+    monkeypatch.setattr(strategies_module, "greedy_entropy_guess", counted)
+    fresh = GameData.from_words(WORDS, ANSWERS, np.array(P_COMMON))
+    results = play_strategies(fresh, [{"name": "opener_benchmark", "top": 6}], max_turns=12)
+    assert len(results) == 6
+    assert len(searched) == len(set(searched)) > 0
 
 
 def test_hard_mode_keeps_exactly_the_words_the_rule_allows(data):

@@ -170,10 +170,11 @@ class PartitionStrategy(Strategy):
     def choose(self, node: Node) -> int:
         key = node.answers.tobytes()
         guess = self.cache.get(key)
-        if guess is None and self.criterion == "entropy":
-            guess = greedy_entropy_guess(self.data, node.answers)
-        elif guess is None:
-            guess = best_by_partition(self.data, self.all_rows, node.answers, self.criterion)
+        if guess is None:
+            if self.criterion == "entropy":
+                guess = greedy_entropy_guess(self.data, node.answers)
+            else:
+                guess = best_by_partition(self.data, self.all_rows, node.answers, self.criterion)
             self.cache[key] = guess
         return guess
 
