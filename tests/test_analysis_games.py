@@ -27,6 +27,7 @@ from pipeline.analysis.strategies import (
 from pipeline.core.errors import PipelineError
 from pipeline.kernels import threads as threads_module
 from tests.artifact_set import synthetic_words
+from tests.conftest import distinct_random_words
 from tests.naive import NaivePlayer, consistent, feedback, guess_entropy, hard_legal
 
 WORDS, ANSWERS, P_COMMON = synthetic_words()
@@ -275,21 +276,14 @@ def test_a_tree_is_played_once_per_node(data, monkeypatch):
     assert len(calls) == len(nodes) < sum(len(g.guesses) - 1 for g in games)
 
 
-def crowded_words(n_words: int, n_answers: int, seed: int) -> tuple[list[str], list[str]]:
-    """Random words over five letters: repeated letters and tied entropies everywhere."""
-    rng = np.random.default_rng(seed)
-    words = sorted({"".join(rng.choice(list("abcde"), 5)) for _ in range(n_words)})
-    return words, sorted(rng.choice(words, n_answers, replace=False).tolist())
-
-
 @pytest.mark.parametrize("seed", [0, 1])
 def test_greedy_entropy_guess_is_best_by_partition(data, seed):
     """greedy_entropy's guess, found by the pruned second-guess search, is the guess of the
     plain scoring of every word (best_by_partition), on answer sets of every size: the
     module's words and crowded random words, where ties and perfect splits abound."""
-    words, answers = crowded_words(400, 150, seed)
-    crowded = GameData.from_words(words, answers)
     rng = np.random.default_rng(seed)
+    words = distinct_random_words(rng, 380, alphabet="abcde")
+    crowded = GameData.from_words(words, sorted(rng.choice(words, 150, replace=False)))
     outside = 0
     for game_data in (data, crowded):
         n_answers = len(game_data.answer_rows)
