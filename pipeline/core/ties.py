@@ -106,13 +106,13 @@ def leading_positions(
     if count <= 0:
         return np.empty(0, dtype=np.intp)
     tolerance = _exact_tolerance(signed, tolerance)
+    if signed.dtype.kind == "f" and np.isnan(signed).any():  # NaN joins the last group
+        return rank_order(signed, higher_is_better=False, keys=keys, tolerance=tolerance)[:count]
     last = np.partition(signed, count - 1)[count - 1]
     if signed.dtype.kind == "i":  # exact, and never past the largest int64
         limit = np.int64(min(int(last) + tolerance, np.iinfo(np.int64).max))
     else:
         limit = last + tolerance
-    if signed.dtype.kind == "f" and np.isnan(signed).any():  # NaN joins the last group
-        return rank_order(signed, higher_is_better=False, keys=keys, tolerance=tolerance)[:count]
     near = np.flatnonzero(signed <= limit)
     order = rank_order(
         signed[near],
