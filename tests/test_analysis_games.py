@@ -14,15 +14,13 @@ import pytest
 from pipeline.analysis import strategies as strategies_module
 from pipeline.analysis.game_state import GameData, Node
 from pipeline.analysis.games import play_strategies, play_tree
+from pipeline.analysis.node_choices import best_by_partition, greedy_entropy_guess, two_step_sums
 from pipeline.analysis.play_units import play_units, starts_first
 from pipeline.analysis.strategies import (
     CommonnessStrategy,
     TwoStepStrategy,
-    best_by_partition,
-    greedy_entropy_guess,
     make_strategy,
     opener_ranking,
-    two_step_sums,
 )
 from pipeline.core.errors import PipelineError
 from pipeline.kernels import threads as threads_module
