@@ -27,14 +27,16 @@ REPO = Path(__file__).resolve().parents[1]
 
 # The longest tests, dealt out first and in this order (see below): xdist gives the first
 # worker the first two and the second worker the next two. The first worker builds the
-# shared fixture (`built`, about 100 s) for its first test while the second runs the README
-# blocks, which do not need it, so neither waits on the other's lock; the rest follow
-# longest first (minutes, measured in a whole run on 2 cores, 2026-11-24).
+# shared fixture (`built`, about 150 s), then runs the README blocks in a checkout that
+# starts with the build's compiled numba kernels (compiling them again cost about 100 s of
+# CPU); the second runs the real two-step ranking (in process, no fixture) and then the
+# SLURM run, which needs the build, done by then, so neither waits on the other's lock.
+# The rest follow longest first (minutes, measured in a whole run on 2 cores, 2026-11-24).
 LONGEST_FIRST = (
     "tests/test_workflow.py::test_run_builds_every_artifact",  # the shared fixture build
-    "tests/test_slurm.py::test_slurm_profile_builds_the_same_artifacts_as_a_local_run",  # 6
     "tests/test_readme_commands.py::test_every_readme_shell_block_runs_as_written",  # 5-7
     "tests/test_stages_openers.py::test_real_two_step_rankings",  # 3.5
+    "tests/test_slurm.py::test_slurm_profile_builds_the_same_artifacts_as_a_local_run",  # 6
     "tests/test_workflow.py::test_cluster_executor_runs_every_job_as_its_own_process",  # 3
     "tests/test_remote_storage.py::test_s3_default_storage_gives_a_local_runs_artifacts",  # 2.5
     "tests/test_publish.py::test_every_publishing_step_works_from_a_fresh_checkout",  # 2.3

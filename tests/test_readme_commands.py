@@ -147,11 +147,13 @@ def test_the_readme_games_are_fixture_games():
 
 
 @pytest.mark.slow
-def test_every_readme_shell_block_runs_as_written(tmp_path):
+def test_every_readme_shell_block_runs_as_written(built, tmp_path):
+    """The blocks never read `built`; asking for it gives the checkout the shared fixture
+    build's compiled numba kernels (about 100 s of CPU not spent compiling them again)."""
     project = tmp_path / "work" / "project"
     pins = write_shared_mirror(tmp_path / "work" / "shared" / "wordle-data")
     copy_source(project)
-    copy_kernel_cache(project)  # compiled by the fixture build, when it has run
+    copy_kernel_cache(project)
     for name in ("pyproject.toml", "README.md", "LICENSE", "benchmarks"):
         source = REPO / name
         if source.is_dir():
