@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow.compute as pc
 import pytest
 
-from pipeline.analysis.optimal_tables import select_openers, subtree_sums
+from pipeline.analysis.optimal_tables import best_opener, select_openers, subtree_sums
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts.words import read_word_index
 from pipeline.core.errors import PipelineError
@@ -81,6 +81,18 @@ def test_guesses_to_finish_sums_each_subtree():
     parent = np.array([-1, 0, 1, 1, 0])
     n_answers = np.array([5, 3, 1, 1, 1])
     assert subtree_sums(parent, n_answers).tolist() == [11, 5, 1, 1, 1]
+
+
+def test_the_best_opener_is_the_least_proven_total_of_its_mode():
+    modes = ["normal", "normal", "normal", "hard", "normal", "normal"]
+    openers = ["crate", "salet", "tarse", "salet", "trace", "alert"]
+    totals = [7926, 7920, 7920, 8097, 7800, None]
+    proven = [True, True, True, True, False, True]
+    # trace's 7800 is not proven and alert has no total; salet and tarse tie at 7920,
+    # and the spelling breaks the tie
+    assert best_opener(modes, openers, totals, proven, mode="normal") == ("salet", 7920)
+    assert best_opener(modes, openers, totals, proven, mode="hard") == ("salet", 8097)
+    assert best_opener(modes, openers, totals, proven, mode="ultrahard") is None
 
 
 def test_an_opener_without_a_tree_in_time_is_a_proven_null_row(artifacts, tmp_path):

@@ -9,6 +9,7 @@ import modulefinder
 import re
 import shutil
 import subprocess
+import sys
 import typing
 from pathlib import Path
 
@@ -146,6 +147,24 @@ def test_the_snakefile_starts_without_the_compute_libraries(tmp_path):
     imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()}
     assert {"snakemake", "pipeline.dag", "pipeline.analysis.optimal_tables"} <= imported
     assert not {"numba", "polars"} & imported
+
+
+# Stages that call no kernel: their jobs start without numba (0.3 s of CPU a job, and the
+# benchmark summary is on the critical path of every run).
+NUMBA_FREE_STAGES = [
+    "build_commonness", "build_datapackage", "build_word_index", "fetch_source",
+    "index_pattern_chunks", "merge_optimal", "merge_second_guesses", "rank_openers",
+    "summarize_benchmarks", "draw_report_item",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("stage", NUMBA_FREE_STAGES)
+def test_stages_that_call_no_kernel_start_without_numba(stage):
+    code = f"import sys, pipeline.stages.{stage}; print('numba' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False"
 
 
 def test_every_rule_lists_its_stages_import_closure_as_inputs():

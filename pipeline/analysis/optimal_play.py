@@ -134,18 +134,3 @@ def check_played(tree: OptimalTree, games: list[Game]) -> None:
     total = sum(len(game.guesses) for game in games)
     if total != tree.total:
         raise TreeError(f"{tree.where(0)}: played total {total} but recorded {tree.total}")
-
-
-def best_opener(modes: Sequence[str], openers: Sequence[str], totals: Sequence, proven: Sequence,
-                mode: str) -> tuple[str, int] | None:  # fmt: skip
-    """(opener, total) of the best proven opener of a mode (least total, then the opener's
-    spelling), from the columns of optimal_openers.parquet; None when there is none."""
-    rows = [
-        (int(total), opener)
-        for m, opener, total, sure in zip(modes, openers, totals, proven, strict=True)
-        if m == mode and sure and total is not None
-    ]
-    if not rows:
-        return None
-    total, opener = min(rows)
-    return opener, total

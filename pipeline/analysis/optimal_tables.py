@@ -109,3 +109,18 @@ def merge_order(summaries: Sequence[pa.Table]) -> list[int]:
     if len(set(keys)) != len(keys):
         raise ValueError("two parts hold the same (mode, opener)")
     return sorted(range(len(keys)), key=keys.__getitem__)
+
+
+def best_opener(modes: Sequence[str], openers: Sequence[str], totals: Sequence, proven: Sequence,
+                mode: str) -> tuple[str, int] | None:  # fmt: skip
+    """(opener, total) of the best proven opener of a mode (least total, then the opener's
+    spelling), from the columns of optimal_openers.parquet; None when there is none."""
+    rows = [
+        (int(total), opener)
+        for m, opener, total, sure in zip(modes, openers, totals, proven, strict=True)
+        if m == mode and sure and total is not None
+    ]
+    if not rows:
+        return None
+    total, opener = min(rows)
+    return opener, total

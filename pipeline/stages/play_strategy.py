@@ -9,7 +9,8 @@ from typing import Any
 from pipeline.analysis import benchmark_tables as tables
 from pipeline.analysis.game_state import GameData
 from pipeline.analysis.games import play_unit
-from pipeline.analysis.optimal_play import OptimalTree, TreeError, TreeLookup, best_opener
+from pipeline.analysis.optimal_play import OptimalTree, TreeError, TreeLookup
+from pipeline.analysis.optimal_tables import best_opener
 from pipeline.analysis.play_units import needs_rankings, needs_second_guesses
 from pipeline.artifacts import benchmark as store
 from pipeline.artifacts import commonness as commonness_artifact

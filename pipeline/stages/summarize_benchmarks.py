@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.analysis import benchmark_tables as tables
-from pipeline.analysis.optimal_play import best_opener
+from pipeline.analysis.optimal_tables import best_opener
 from pipeline.analysis.play_units import label_of, strategy_mode
 from pipeline.artifacts import benchmark as store
 from pipeline.artifacts import optimal as optimal_artifact
