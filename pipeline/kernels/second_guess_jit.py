@@ -17,7 +17,7 @@ What makes it cheap:
 - The bound is taken a block of guesses at a time, against the best score so far: the
   threshold tightens between blocks, and a perfect split ends the scan before the
   bounds of the guesses after it are computed.
-- The guesses left are scored four at a time (partition_jit.lanes4), stopping once all
+- The guesses left are scored four at a time (partition_jit.lanes4_s), stopping once all
   four pass the best score so far plus the tolerance. On a bucket of few answers they
   are read from the transposed matrix: its few answer rows stay in cache, where each
   guess row would cost a cache line per answer. Otherwise the first cells of the next
@@ -37,7 +37,7 @@ from numba import njit
 
 from pipeline.kernels.feedback_jit import fill_patterns
 from pipeline.kernels.letter_groups_jit import group_bound, group_counts
-from pipeline.kernels.partition_jit import lanes4, lanes4_transposed, settle_float, tally
+from pipeline.kernels.partition_jit import lanes4_s, lanes4_transposed, settle_float, tally
 from pipeline.kernels.prefetch_jit import prefetch
 
 PREFETCH_AHEAD = 8  # guesses whose first cells are requested before they are scored
@@ -148,7 +148,7 @@ def score_guesses(
                 base, delta, limit, lanes_out,
             )  # fmt: skip
         else:
-            lanes4(
+            lanes4_s(
                 matrix[lane_g[0]], matrix[lane_g[1]], matrix[lane_g[2]], matrix[lane_g[3]],
                 columns, lo, hi, hist, base, delta, limit, lanes_out,
             )  # fmt: skip
