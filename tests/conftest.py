@@ -31,16 +31,16 @@ REPO = Path(__file__).resolve().parents[1]
 # starts with the build's compiled numba kernels (compiling them again cost about 100 s of
 # CPU); the second runs the real two-step ranking (in process, no fixture) and then the
 # SLURM run, which needs the build, done by then, so neither waits on the other's lock.
-# The rest follow longest first (minutes, measured in a whole run on 2 cores, 2026-11-24).
+# The rest follow longest first (minutes, measured in a whole run on 2 cores, 2026-11-25).
 LONGEST_FIRST = (
-    "tests/test_workflow.py::test_run_builds_every_artifact",  # the shared fixture build
-    "tests/test_readme_commands.py::test_every_readme_shell_block_runs_as_written",  # 5-7
-    "tests/test_stages_openers.py::test_real_two_step_rankings",  # 3.5
-    "tests/test_slurm.py::test_slurm_profile_builds_the_same_artifacts_as_a_local_run",  # 6
-    "tests/test_workflow.py::test_cluster_executor_runs_every_job_as_its_own_process",  # 3
-    "tests/test_remote_storage.py::test_s3_default_storage_gives_a_local_runs_artifacts",  # 2.5
-    "tests/test_publish.py::test_every_publishing_step_works_from_a_fresh_checkout",  # 2.3
-    "tests/test_workflow.py::test_killed_runs_resume_to_identical_artifacts",  # 1.5
+    "tests/test_workflow.py::test_run_builds_every_artifact",  # the shared fixture build, 2.7
+    "tests/test_readme_commands.py::test_every_readme_shell_block_runs_as_written",  # 4.6
+    "tests/test_stages_openers.py::test_real_two_step_rankings",  # 2.9
+    "tests/test_slurm.py::test_slurm_profile_builds_the_same_artifacts_as_a_local_run",  # 6.1
+    "tests/test_publish.py::test_every_publishing_step_works_from_a_fresh_checkout",  # 3.0
+    "tests/test_workflow.py::test_cluster_executor_runs_every_job_as_its_own_process",  # 2.8
+    "tests/test_remote_storage.py::test_s3_default_storage_gives_a_local_runs_artifacts",  # 2.3
+    "tests/test_workflow.py::test_killed_runs_resume_to_identical_artifacts",  # 0.9
 )
 
 
