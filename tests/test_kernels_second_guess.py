@@ -1,11 +1,12 @@
 """pipeline.kernels.second_guess: the best second guess per bucket against brute force.
 
-The searches prune with the letter-group bound and keep short tie lists; neither may
-change a winner. Each is checked bucket by bucket against tests/naive.py (every word
-scored by its entropy over the bucket, then the tie rule), with the bound off, with tie
-lists of one entry, and against the plain rescoring that decides when a tie list
-overflows. (Counted scores are integers: distinct partitions lie far further apart than
-the tolerance, so only the weighted search's lists overflow on real word lists.)
+The searches prune with the letter-group bound or the pair bound and keep short tie
+lists; neither may change a winner. Each is checked bucket by bucket against
+tests/naive.py (every word scored by its entropy over the bucket, then the tie rule), with
+the bounds off, with tie lists of one entry, and against the plain rescoring that
+decides when a tie list overflows. (Counted scores are integers: distinct partitions lie
+far further apart than the tolerance, so only the weighted search's lists overflow on
+real word lists.)
 """
 
 from __future__ import annotations
@@ -48,14 +49,16 @@ def rescores(monkeypatch) -> list:
     return calls
 
 
-def test_count_search_equals_brute_force_with_and_without_the_bound(small):
+@pytest.mark.parametrize("pair_sizes", [second_guess.PAIR_SIZES, (2, 24), (4, 5), None])
+def test_count_search_equals_brute_force_with_and_without_the_bound(small, pair_sizes):
+    """The pair bound on the default sizes, on every bucket, on a few sizes, on none."""
     words, matrix, answer_rows = small["words"], small["matrix"], small["answer_rows"]
-    bounded = CountSearch(matrix, answer_rows, small["encoded"])
+    bounded = CountSearch(matrix, answer_rows, small["encoded"], pair_sizes=pair_sizes)
     plain = CountSearch(matrix, answer_rows, small["encoded"], use_bound=False)
     table = bounded.table
     weight = {a: 1.0 for a in small["answers"]}
     ties: Counter[str] = Counter()
-    checked = 0
+    checked = paired = 0
     for opener in range(matrix.shape[0]):
         columns, starts, _ = bucket_layout(matrix[opener])
         fast = bounded.winners(columns, starts)
@@ -85,6 +88,8 @@ def test_count_search_equals_brute_force_with_and_without_the_bound(small):
                 score, abs=1e-9
             )
             checked += 1
+            paired += pair_sizes is not None and pair_sizes[0] <= n <= pair_sizes[1]
+    assert paired > 20 if pair_sizes is not None else paired == 0
     assert checked == 617  # every (opener, reply) of the 56 words over the 24 answers
     # The lists really exercise both tie rules.
     assert ties["candidate_beats_earlier_word"] > 0

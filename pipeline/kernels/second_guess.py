@@ -18,12 +18,18 @@ from pipeline.core.ties import TIE_TOLERANCE, best_position
 from pipeline.core.wordle import pattern_dtype
 from pipeline.kernels import letter_groups_jit as groups_jit
 from pipeline.kernels import second_guess_jit as jit
+from pipeline.kernels import weighted_guess_jit as weighted_jit
 from pipeline.kernels.feedback import feedback_matrix
 from pipeline.kernels.feedback_jit import letter_counts
+from pipeline.kernels.pair_bound import pair_bound_table
 from pipeline.kernels.partition import FixedPoint, fixed_point, float_stats
 
 RECORDS = 4  # capacity of each per-bucket tie list; overflow falls back to a rescore
 SMALL_BUCKET = 30  # buckets of up to this many answers are read from the transposed matrix
+# Buckets of these sizes take the pair bound (pipeline.kernels.pair_bound_jit): from about
+# 6 answers it rules out far more than the letter-group bound, and up to about 40 the
+# pairs cost less than the letter-group bounds and scores they save (real lists).
+PAIR_SIZES = (6, 40)
 GUESS_BLOCK = 2048  # guesses bounded at a time, against the best score so far
 _WEIGHTED_CHUNK = 64  # guesses whose patterns the weighted search computes at a time
 
@@ -120,8 +126,10 @@ class CountSearch:
 
     matrix: (G, A) patterns, rows guesses, columns answers; answer_rows: word_id of each
     column; encoded: every guess's letters (G, L). The set-up is paid once.
-    use_bound=False turns off the letter-group pruning; small_bucket and block choose the
-    layout read per bucket and the guesses bounded at a time (tests: same results).
+    use_bound=False turns off all pruning; pair_sizes (smallest, largest) the buckets that
+    take the pair bound instead of the letter-group bound (None: none); small_bucket and
+    block choose the layout read per bucket and the guesses bounded at a time (tests: same
+    results).
     """
 
     def __init__(
@@ -134,6 +142,7 @@ class CountSearch:
         table: FixedPoint | None = None,
         small_bucket: int = SMALL_BUCKET,
         block: int = GUESS_BLOCK,
+        pair_sizes: tuple[int, int] | None = PAIR_SIZES,
     ) -> None:
         matrix = np.ascontiguousarray(matrix)
         answer_rows = np.asarray(answer_rows, dtype=np.int64)
@@ -148,6 +157,7 @@ class CountSearch:
             raise ValueError("the pattern matrix does not match the words")
         if block < 1:
             raise ValueError(f"a block of {block} guesses")
+        smallest, largest = pair_sizes if pair_sizes is not None else (0, -1)
         self.matrix = matrix
         self.layout = (np.ascontiguousarray(matrix.T), int(small_bucket), int(block))
         self.answer_rows = answer_rows
@@ -155,6 +165,9 @@ class CountSearch:
         self.groups = letter_groups(encoded, encoded[answer_rows])
         self.table = table if table is not None else fixed_point(matrix.shape[1])
         self.span = int(np.iinfo(matrix.dtype).max) + 1
+        largest = min(largest, matrix.shape[1])
+        bound = pair_bound_table(self.table.values, max(largest, 0))
+        self.pairs = (bound, int(smallest), int(largest))
 
     def winners(
         self, columns: np.ndarray, starts: np.ndarray, *, records: int = RECORDS
@@ -170,7 +183,7 @@ class CountSearch:
         winners, in_bucket, best_s, overflow = jit.solve_counts(
             self.matrix, self.answer_rows, columns, starts, cand_bucket, self.table.delta,
             self.table.values, tol, records, self.span, self.use_bound,
-            self.groups.kernel_arguments(), self.groups.work(), self.layout,
+            self.groups.kernel_arguments(), self.groups.work(), self.layout, self.pairs,
         )  # fmt: skip
         for b in np.flatnonzero(overflow):
             members = columns[starts[b] : starts[b + 1]]
@@ -229,7 +242,7 @@ def weighted_winner(
     common = (targets_t, letter_counts(targets_t), weights)
 
     def offer_all(rows: np.ndarray, in_bucket: bool) -> tuple[bool, bool]:
-        return jit.offer_weighted_guesses(
+        return weighted_jit.offer_weighted_guesses(
             encoded, rows, lower, *common, in_bucket, can_resolve, block, scratch, state
         )
 

@@ -17,6 +17,12 @@ What makes it cheap:
 - The bound is taken a block of guesses at a time, against the best score so far: the
   threshold tightens between blocks, and a perfect split ends the scan before the
   bounds of the guesses after it are computed.
+- Pair bound, on buckets of a few to a few dozen answers (pair_bound_jit): a guess
+  that leaves p pairs of answers untold scores at least the least S of any partition
+  with p pairs. The pairs of every guess cost a fast row comparison; the guess with the
+  fewest is scored first, and only guesses whose bound comes within the tolerance of
+  its score are scored at all (about 9 per bucket of 11-20 answers on the real lists,
+  against about 1000 after the letter-group bound).
 - The guesses left are scored four at a time (partition_jit.lanes4_s), stopping once all
   four pass the best score so far plus the tolerance. On a bucket of few answers they
   are read from the transposed matrix: its few answer rows stay in cache, where each
@@ -35,9 +41,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pipeline.kernels.feedback_jit import fill_patterns
 from pipeline.kernels.letter_groups_jit import group_bound, group_counts
-from pipeline.kernels.partition_jit import lanes4_s, lanes4_transposed, settle_float, tally
+from pipeline.kernels.pair_bound_jit import BLOCK as PAIR_BLOCK
+from pipeline.kernels.pair_bound_jit import (
+    fewest_pairs,
+    guesses_within,
+    most_pairs_within,
+    pair_counts,
+)
+from pipeline.kernels.partition_jit import lanes4_s, lanes4_transposed
 from pipeline.kernels.prefetch_jit import prefetch
 
 PREFETCH_AHEAD = 8  # guesses whose first cells are requested before they are scored
@@ -213,151 +225,134 @@ def pick_winners(starts, columns, answer_rows, rec_g, rec_n):  # pragma: no cove
 
 
 @njit(cache=True, nogil=True)
+def solve_by_groups(
+    matrix, matrix_t, transposed, answer_rows, columns, lo, hi, b, cand_bucket, delta,
+    values, use_bound, groups, work, block, scratch, hist, base, state,
+):  # fmt: skip
+    """Best guess for bucket b with the letter-group bound (see the module docstring):
+    the bucket's own words first (bounded one by one: the full bound array costs more
+    than most buckets), then, unless one split it perfectly, the rest in word order, a
+    block at a time, skipping what the bound rules out. Returns the next free histogram
+    base."""
+    guess_groups, group_letter, group_mask, group_size, cand_letters, cand_cells = groups[:6]
+    popcount, shift = groups[6:]
+    tol, best, thr, rec_g, rec_s, rec_n, overflow = state
+    scores, ones, members, left, lower, _ = scratch
+    n_guesses = matrix.shape[0]
+    offset = 0
+    if use_bound:
+        scores[group_letter.size] = values[hi - lo]
+        group_counts(
+            columns, lo, hi, ones, group_letter, group_mask, group_size, cand_letters,
+            cand_cells, popcount, shift, work, values, scores,
+        )  # fmt: skip
+        offset = group_bound_offset(values, hi - lo, guess_groups.shape[1])
+    for k in range(lo, hi):
+        g = answer_rows[columns[k]]
+        members[k - lo] = g
+        lower[g] = group_bound(guess_groups, g, scores, offset) if use_bound else 0
+    base = score_guesses(
+        matrix, matrix_t, transposed, members, hi - lo, lower, columns, lo, hi, b, True,
+        delta, hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
+    )  # fmt: skip
+    first = 0
+    while first < n_guesses and best[b] != 0:
+        last = min(first + block, n_guesses)
+        n_left = bounded_guesses(
+            guess_groups, scores, offset, first, last, thr[b], cand_bucket, b, use_bound,
+            lower, left,
+        )  # fmt: skip
+        base = score_guesses(
+            matrix, matrix_t, transposed, left, n_left, lower, columns, lo, hi, b, False,
+            delta, hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
+        )  # fmt: skip
+        first = last
+    return base
+
+
+@njit(cache=True, nogil=True)
+def solve_by_pairs(
+    matrix, matrix_t, answer_rows, columns, lo, hi, b, cand_bucket, delta, bound, counts,
+    small, scratch, hist, base, state,
+):  # fmt: skip
+    """Best guess for bucket b with the pair bound (pipeline.kernels.pair_bound_jit):
+    count every guess's untold pairs, score the guess with the fewest exactly (no offer:
+    the cut only), then score the bucket's own words and, unless one split it perfectly,
+    the guesses whose pair count can still come within the tolerance of that score, in
+    word order, from the transposed matrix. Returns the next free histogram base."""
+    tol, best, thr, rec_g, rec_s, rec_n, overflow = state
+    _, _, members, left, lower, lanes_out = scratch
+    pair_counts(matrix_t, columns, lo, hi, small, counts)
+    seed = fewest_pairs(counts)
+    big = np.iinfo(np.int64).max
+    lanes4_transposed(
+        matrix_t, seed, seed, seed, seed, columns, lo, hi, hist, base, delta, big, lanes_out
+    )
+    base += hi - lo + 1
+    cut = most_pairs_within(bound, lanes_out[0, 0] + tol[b])
+    for k in range(lo, hi):
+        g = answer_rows[columns[k]]
+        members[k - lo] = g
+        lower[g] = bound[counts[g]]
+    base = score_guesses(
+        matrix, matrix_t, True, members, hi - lo, lower, columns, lo, hi, b, True, delta,
+        hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
+    )  # fmt: skip
+    if best[b] != 0:
+        n_left = guesses_within(counts, cut, cand_bucket, b, bound, lower, left)
+        base = score_guesses(
+            matrix, matrix_t, True, left, n_left, lower, columns, lo, hi, b, False, delta,
+            hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
+        )  # fmt: skip
+    return base
+
+
+@njit(cache=True, nogil=True)
 def solve_counts(
     matrix, answer_rows, columns, starts, cand_bucket, delta, values, tol, records, span,
-    use_bound, groups, work, layout,
+    use_bound, groups, work, layout, pairs,
 ):  # fmt: skip
-    """Best second guess per bucket, answers uniform (see the module docstring). (Longer
-    than 60 lines: the per-bucket state lives in arrays a helper would need all of.)
+    """Best second guess per bucket, answers uniform (see the module docstring).
 
     columns: answer columns sorted by bucket; starts: bucket offsets into columns;
     cand_bucket[g]: the bucket holding guess g, -1 if none. Buckets are solved one after
-    the other: the bucket's own words first (bounded one by one: the full bound array
-    costs more than most buckets), then, unless one split it perfectly, the rest in word
-    order, skipping what the bound rules out. Returns (winner word_id, winner in bucket,
-    best S, overflowed) per bucket. `groups`: LetterGroups.kernel_arguments(); `work`: its
-    scratch, LetterGroups.work(); `layout`: (matrix transposed, the largest bucket read
-    from it, guesses bounded per block).
+    the other, those of pairs[1]..pairs[2] answers with the pair bound (table pairs[0]),
+    the others with the letter-group bound. Returns (winner word_id, winner in bucket,
+    best S, overflowed) per bucket. `groups`: LetterGroups.kernel_arguments(); `work`:
+    its scratch, LetterGroups.work(); `layout`: (matrix transposed, the largest bucket
+    read from it, guesses bounded per block).
     """
     matrix_t, small_bucket, block = layout
-    guess_groups, group_letter, group_mask, group_size, cand_letters, cand_cells = groups[:6]
-    popcount, shift = groups[6:]
+    bound_table, pairs_from, pairs_to = pairs
     n_buckets, n_guesses = starts.size - 1, matrix.shape[0]
     best, thr, rec_g, rec_s, rec_n, overflow = tie_state(n_buckets, records)
+    state = (tol, best, thr, rec_g, rec_s, rec_n, overflow)
     hist = np.zeros((4, span), dtype=np.int64)
-    ones = np.ones(columns.size, dtype=np.float64)
-    scores = np.zeros(group_letter.size + 1, dtype=np.int64)
-    members, left = np.empty(columns.size, dtype=np.int64), np.empty(n_guesses, dtype=np.int64)
-    lower = np.zeros(n_guesses, dtype=np.int64)
+    scratch = (
+        np.zeros(groups[1].size + 1, dtype=np.int64),  # letter-group scores
+        np.ones(columns.size, dtype=np.float64),  # answer weights
+        np.empty(columns.size, dtype=np.int64),  # the bucket's words
+        np.empty(n_guesses, dtype=np.int64),  # the guesses left
+        np.zeros(n_guesses, dtype=np.int64),  # their lower bounds
+        np.empty((3, 4), dtype=np.int64),  # lanes4 output
+    )
+    counts = np.zeros(n_guesses, dtype=np.uint16)
+    small = np.zeros(PAIR_BLOCK, dtype=np.uint8)
     base = 0
     for b in range(n_buckets):
         lo, hi = starts[b], starts[b + 1]
         if hi - lo < 2:
             best[b] = 0
-            continue
-        offset = 0
-        if use_bound:
-            scores[group_letter.size] = values[hi - lo]
-            group_counts(
-                columns, lo, hi, ones, group_letter, group_mask, group_size, cand_letters,
-                cand_cells, popcount, shift, work, values, scores,
+        elif use_bound and pairs_from <= hi - lo <= pairs_to:
+            base = solve_by_pairs(
+                matrix, matrix_t, answer_rows, columns, lo, hi, b, cand_bucket, delta,
+                bound_table[hi - lo], counts, small, scratch, hist, base, state,
             )  # fmt: skip
-            offset = group_bound_offset(values, hi - lo, guess_groups.shape[1])
-        for k in range(lo, hi):
-            g = answer_rows[columns[k]]
-            members[k - lo] = g
-            lower[g] = group_bound(guess_groups, g, scores, offset) if use_bound else 0
-        transposed = hi - lo <= small_bucket
-        base = score_guesses(
-            matrix, matrix_t, transposed, members, hi - lo, lower, columns, lo, hi, b, True,
-            delta, hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
-        )  # fmt: skip
-        first = 0
-        while first < n_guesses and best[b] != 0:
-            last = min(first + block, n_guesses)
-            n_left = bounded_guesses(
-                guess_groups, scores, offset, first, last, thr[b], cand_bucket, b, use_bound,
-                lower, left,
+        else:
+            base = solve_by_groups(
+                matrix, matrix_t, hi - lo <= small_bucket, answer_rows, columns, lo, hi, b,
+                cand_bucket, delta, values, use_bound, groups, work, block, scratch, hist,
+                base, state,
             )  # fmt: skip
-            base = score_guesses(
-                matrix, matrix_t, transposed, left, n_left, lower, columns, lo, hi, b, False,
-                delta, hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
-            )  # fmt: skip
-            first = last
     winners, in_bucket = pick_winners(starts, columns, answer_rows, rec_g, rec_n)
     return winners, in_bucket, best, overflow
-
-
-@njit(cache=True, nogil=True)
-def offer_weighted_rows(
-    ids,
-    sub,
-    weights,
-    in_bucket,
-    can_resolve,
-    counts,
-    mass,
-    touched,
-    tol,
-    best,
-    thr,
-    rec_g,
-    rec_s,
-    rec_n,
-    overflow,
-):  # pragma: no cover - compiled
-    """Score rows of `sub` (guesses `ids` x the bucket's words, words weighted by their
-    raw weights) on bucket 0 by S = sum W log2 W over replies, and offer them in order.
-    Returns (any perfect split, stopped early): with can_resolve a perfect split by a
-    word outside the bucket is the winner, so scoring stops there."""
-    n = sub.shape[1]
-    no_columns = np.empty(0, dtype=np.int64)
-    perfect = False
-    for i in range(ids.size):
-        k = tally(sub[i], no_columns, False, weights, True, counts, mass, touched)
-        _, minus_s, _, _ = settle_float(counts, mass, touched, k, n, True, False)
-        s = -minus_s
-        if s <= thr[0]:
-            offer(0, ids[i], s, in_bucket, tol, best, thr, rec_g, rec_s, rec_n, overflow)
-        if k == n:
-            perfect = True
-            if can_resolve and not in_bucket:
-                return perfect, True
-    return perfect, False
-
-
-@njit(cache=True, nogil=True)
-def offer_weighted_guesses(
-    encoded,
-    rows,
-    lower,
-    targets_t,
-    target_counts,
-    weights,
-    in_bucket,
-    can_resolve,
-    block,
-    scratch,
-    state,
-):  # pragma: no cover - compiled
-    """offer_weighted_rows for the guesses `rows` (word order) on the bucket whose words
-    are targets_t (transposed, with their letter counts). Patterns are computed only for
-    guesses whose lower bound still passes the best so far, block.shape[0] at a time.
-    Returns (any perfect split, stopped early)."""
-    counts, mass, touched = scratch
-    tol, best, thr, rec_g, rec_s, rec_n, overflow = state
-    size = block.shape[0]
-    chosen = np.empty(size, dtype=np.int64)
-    letters = np.empty((size, encoded.shape[1]), dtype=encoded.dtype)
-    perfect = False
-    i = 0
-    while i < rows.size:
-        m = 0
-        while i < rows.size and m < size:
-            g = rows[i]
-            i += 1
-            if lower[g] <= thr[0]:
-                chosen[m] = g
-                letters[m] = encoded[g]
-                m += 1
-        if m == 0:
-            break
-        fill_patterns(letters[:m], targets_t, target_counts, block[:m])
-        found, stop = offer_weighted_rows(
-            chosen[:m], block[:m], weights, in_bucket, can_resolve, counts, mass, touched,
-            tol, best, thr, rec_g, rec_s, rec_n, overflow,
-        )  # fmt: skip
-        perfect = perfect or found
-        if stop:
-            return perfect, True
-    return perfect, False

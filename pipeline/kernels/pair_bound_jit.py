@@ -1,0 +1,107 @@
+"""Numba kernels of the pair bound of the second-guess search, for buckets of few answers.
+
+A guess that leaves p pairs of a bucket's answers untold (same reply) splits the bucket
+into replies of sizes c with sum C(c, 2) = p, so its score S = sum F(c) is at least the
+least S of any partition of the bucket's n answers with p such pairs (`pair_bound_table`
+in pipeline.kernels.pair_bound). Counting the pairs of every guess at once is a row
+comparison of the transposed matrix: for each pair of answers, whether their two rows
+agree, guess by guess, a loop the compiler turns into wide byte comparisons. That costs
+n(n-1)/2 comparisons per guess, cheaper than the letter-group bound up to a few dozen
+answers, and the bound is far tighter there: on the real lists a bucket of 11-20 answers
+leaves about 9 guesses to score, against about 1000 after the letter-group bound.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+BLOCK = 2048  # guesses compared at a time: the rows' slices and the counts stay in cache
+CAPACITY = 255  # pairs a uint8 count holds before it is added into the wide count
+
+
+@njit(cache=True, nogil=True)
+def add_pairs(ri, matrix_t, columns, first, hi, g0, g1, small):  # pragma: no cover
+    """small[g] += the answers columns[first:hi] whose reply to guess g0 + g equals ri[g]
+    (ri: an answer's row slice g0:g1); four rows per pass over small."""
+    w = g1 - g0
+    j = first
+    while j + 4 <= hi:
+        r1 = matrix_t[columns[j], g0:g1]
+        r2 = matrix_t[columns[j + 1], g0:g1]
+        r3 = matrix_t[columns[j + 2], g0:g1]
+        r4 = matrix_t[columns[j + 3], g0:g1]
+        for g in range(w):
+            x = ri[g]
+            small[g] += (
+                np.uint8(x == r1[g]) + np.uint8(x == r2[g])
+                + np.uint8(x == r3[g]) + np.uint8(x == r4[g])
+            )  # fmt: skip
+        j += 4
+    while j < hi:
+        rj = matrix_t[columns[j], g0:g1]
+        for g in range(w):
+            small[g] += np.uint8(ri[g] == rj[g])
+        j += 1
+
+
+@njit(cache=True, nogil=True)
+def pair_counts(matrix_t, columns, lo, hi, small, out):  # pragma: no cover - compiled
+    """out[g] = the pairs of answers columns[lo:hi] with the same reply to guess g.
+
+    matrix_t: (answers, guesses), rows answers. Guesses are taken small.size at a time;
+    the counts build up in small (uint8, added into out before they could overflow)."""
+    n_guesses = matrix_t.shape[1]
+    block = small.size
+    for g0 in range(0, n_guesses, block):
+        g1 = min(g0 + block, n_guesses)
+        w = g1 - g0
+        part = small[:w]
+        part[:] = 0
+        wide = out[g0:g1]
+        wide[:] = 0
+        pending = 0
+        for i in range(lo, hi):
+            if pending + (hi - i - 1) > CAPACITY:
+                for g in range(w):
+                    wide[g] += part[g]
+                part[:] = 0
+                pending = 0
+            pending += hi - i - 1
+            add_pairs(matrix_t[columns[i], g0:g1], matrix_t, columns, i + 1, hi, g0, g1, part)
+        for g in range(w):
+            wide[g] += part[g]
+
+
+@njit(cache=True, nogil=True)
+def most_pairs_within(bound, limit):  # pragma: no cover - compiled
+    """The largest pair count p with bound[p] <= limit (-1 if none): every guess with
+    more pairs scores above limit."""
+    cut = -1
+    for p in range(bound.size):
+        if bound[p] <= limit:
+            cut = p
+    return cut
+
+
+@njit(cache=True, nogil=True)
+def fewest_pairs(counts):  # pragma: no cover - compiled
+    """The first guess with the fewest pairs: its exact score seeds the bucket's cut."""
+    least = counts.min()
+    g = 0
+    while counts[g] != least:
+        g += 1
+    return g
+
+
+@njit(cache=True, nogil=True)
+def guesses_within(counts, cut, cand_bucket, b, bound, lower, left):  # pragma: no cover
+    """Guesses outside bucket b with at most cut pairs, into left in word order, their
+    bound into lower; returns how many."""
+    n_left = 0
+    for g in range(counts.size):
+        if counts[g] <= cut and cand_bucket[g] != b:
+            lower[g] = bound[counts[g]]
+            left[n_left] = g
+            n_left += 1
+    return n_left
