@@ -76,3 +76,21 @@ def bench_kernels(derived: Path, threads: int) -> None:
     report("second-guess search, 4 openers (tarse crane qajaq fuzzy)", kernel, "s")
     report("per-bucket numpy, the same 4 openers", baseline, "s")
     report("all openers at that rate, one core", kernel / 4 * len(index.words), "s")
+    bench_pair_bound(full, index, search)
+
+
+def bench_pair_bound(full: np.ndarray, index, search: CountSearch) -> None:
+    """The second-guess search with and without the pair bound, on 60 openers spread over
+    the list (the named four are not typical), alternating, best of 3 each."""
+    plain = CountSearch(full, index.answer_rows, index.encoded, pair_sizes=None)
+    spread = list(range(0, len(index.words), max(1, len(index.words) // 60)))
+    times: dict[str, list[float]] = {"pairs": [], "plain": []}
+    for _ in range(3):
+        for name, which in (("pairs", search), ("plain", plain)):
+            times[name].append(
+                best_time(lambda s=which: [answer_second_guesses(s, o) for o in spread], 1)
+            )
+    pairs, letters = min(times["pairs"]), min(times["plain"])
+    report(f"second-guess search, {len(spread)} openers spread over the list", pairs, "s")
+    report("the same with the letter-group bound only", letters, "s")
+    report("pair bound / letter-group bound only", pairs / letters, "", "(lower is better)")
