@@ -49,11 +49,16 @@ from pipeline.kernels.pair_bound_jit import (
     most_pairs_within,
     pair_counts,
 )
-from pipeline.kernels.partition_jit import lanes4_s, lanes4_transposed
+from pipeline.kernels.partition_jit import NO, YES, lanes4_s, lanes4_transposed
 from pipeline.kernels.prefetch_jit import prefetch
 
 PREFETCH_AHEAD = 8  # guesses whose first cells are requested before they are scored
 PREFETCH_CELLS = 4  # cells requested per guess (most scores stop within a few)
+# Flags passed to score_guesses as numpy booleans (see partition_jit.YES): one compiled
+# version of it and of its callers.
+IN_BUCKET = YES
+OUTSIDE = NO
+TRANSPOSED = YES
 
 
 @njit(cache=True, nogil=True)
@@ -252,10 +257,10 @@ def solve_by_groups(
         members[k - lo] = g
         lower[g] = group_bound(guess_groups, g, scores, offset) if use_bound else 0
     base = score_guesses(
-        matrix, matrix_t, transposed, members, hi - lo, lower, columns, lo, hi, b, True,
+        matrix, matrix_t, transposed, members, hi - lo, lower, columns, lo, hi, b, IN_BUCKET,
         delta, hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
     )  # fmt: skip
-    first = 0
+    first = np.int64(0)
     while first < n_guesses and best[b] != 0:
         last = min(first + block, n_guesses)
         n_left = bounded_guesses(
@@ -263,7 +268,7 @@ def solve_by_groups(
             lower, left,
         )  # fmt: skip
         base = score_guesses(
-            matrix, matrix_t, transposed, left, n_left, lower, columns, lo, hi, b, False,
+            matrix, matrix_t, transposed, left, n_left, lower, columns, lo, hi, b, OUTSIDE,
             delta, hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
         )  # fmt: skip
         first = last
@@ -295,14 +300,14 @@ def solve_by_pairs(
         members[k - lo] = g
         lower[g] = bound[counts[g]]
     base = score_guesses(
-        matrix, matrix_t, True, members, hi - lo, lower, columns, lo, hi, b, True, delta,
-        hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
+        matrix, matrix_t, TRANSPOSED, members, hi - lo, lower, columns, lo, hi, b, IN_BUCKET,
+        delta, hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
     )  # fmt: skip
     if best[b] != 0:
         n_left = guesses_within(counts, cut, cand_bucket, b, bound, lower, left)
         base = score_guesses(
-            matrix, matrix_t, True, left, n_left, lower, columns, lo, hi, b, False, delta,
-            hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
+            matrix, matrix_t, TRANSPOSED, left, n_left, lower, columns, lo, hi, b, OUTSIDE,
+            delta, hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
         )  # fmt: skip
     return base
 
@@ -338,7 +343,7 @@ def solve_counts(
     )
     counts = np.zeros(n_guesses, dtype=np.uint16)
     small = np.zeros(PAIR_BLOCK, dtype=np.uint8)
-    base = 0
+    base = np.int64(0)  # not the literal 0: one compiled version of each callee
     for b in range(n_buckets):
         lo, hi = starts[b], starts[b + 1]
         if hi - lo < 2:
