@@ -201,7 +201,7 @@ def _node_allowed(ctx, depth, answers):
             guess, pattern = ctx.edge[depth - 1, 0], ctx.edge[depth - 1, 1]
             kept = filter_allowed(source, ctx.packed, ctx.letters, ctx.digits, guess, pattern, out)
             source = out[:kept]
-        present = 0
+        present = np.int64(0)
         for h in answers:
             present |= ctx.answer_letters[h]
         ctx.seen_generation[0] += 1
@@ -294,7 +294,7 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
             return total
         sizes, starts = ctx.cls_size[depth], ctx.cls_start[depth]
         bound, pending, part = ctx.cls_lb[depth], ctx.cls_pend[depth], ctx.part[depth]
-        still = 0
+        still = np.int64(0)
         for i in range(n_pending):  # pass 2: cheap exact values and better bounds
             p = pending[i]
             c = sizes[p]
@@ -336,7 +336,7 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
         return low
     low = max(low, known)
     if low >= beta:
-        _remember(ctx, depth, answers, key, low, INF, -1)
+        _remember(ctx, depth, answers, key, low, np.int64(INF), np.int64(-1))
         return low
     keys, lbs = ctx.keys[depth], ctx.lbs[depth]
     best = -1
@@ -357,7 +357,7 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
         _remember(ctx, depth, answers, key, beta, beta, best)
         ctx.best[depth] = best
         return beta
-    _remember(ctx, depth, answers, key, low_skipped, INF, -1)
+    _remember(ctx, depth, answers, key, low_skipped, np.int64(INF), np.int64(-1))
     return low_skipped
 
 

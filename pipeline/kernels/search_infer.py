@@ -16,6 +16,7 @@ same in its exhaustive mode):
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from pipeline.kernels.search_context import INF, P_HARD, P_MAXG
@@ -45,7 +46,9 @@ def _store(ctx, depth, size, low) -> None:
     union = ctx.merged[:size]
     green, mins = ctx.green[depth + 1], ctx.mins[depth + 1]
     key = memo_hash(ctx.memo, rem, union, green, mins, hard)
-    memo_store(ctx.memo, key, rem, union, green, mins, hard, min(low, INF), INF, -1)
+    memo_store(
+        ctx.memo, key, rem, union, green, mins, hard, min(low, INF), np.int64(INF), np.int64(-1)
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -58,7 +61,7 @@ def infer_bounds(ctx, depth, p, low) -> None:
         w = 3**i
         digit = (p // w) % 3
         if digit == 0:
-            size = _collect(ctx, depth, p, w, 0)
+            size = _collect(ctx, depth, p, w, np.int64(0))
             if size > sizes[p]:
                 _store(ctx, depth, size, low)
             for j in range(i + 1, length):
@@ -68,7 +71,7 @@ def infer_bounds(ctx, depth, p, low) -> None:
                         _store(ctx, depth, size, low)
         if ctx.params[P_HARD] == 0:
             base = p - digit * w
-            total = 0
+            total = np.int64(0)
             parts = 0
             for a in range(3):
                 q = base + a * w
@@ -76,4 +79,4 @@ def infer_bounds(ctx, depth, p, low) -> None:
                     total += max(bound[q] - sizes[q], 0)
                     parts += 1
             if parts >= 2:
-                _store(ctx, depth, _collect(ctx, depth, base, w, 0), total)
+                _store(ctx, depth, _collect(ctx, depth, base, w, np.int64(0)), total)
