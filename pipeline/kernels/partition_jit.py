@@ -25,11 +25,6 @@ from numba import njit
 
 from pipeline.kernels.feedback_jit import fill_patterns
 
-# Flags one kernel passes another, as numpy booleans: a literal True or False would make
-# numba compile the callee once for each value, and a cold process pays every compile.
-YES = np.bool_(True)
-NO = np.bool_(False)
-
 
 @njit(cache=True, nogil=True)
 def tally(
@@ -162,7 +157,7 @@ def matrix_buckets(
     no_weights = np.empty(0, dtype=np.float64)
     mass = np.empty(0, dtype=np.float64)
     for r in range(row_start, row_stop):
-        k = tally(matrix[r], no_columns, NO, no_weights, NO, counts, mass, touched)
+        k = tally(matrix[r], no_columns, False, no_weights, False, counts, mass, touched)
         start = offsets[r]
         settle_buckets(counts, touched, k, scan, ids[start : start + k], sizes[start : start + k])
 
@@ -193,8 +188,8 @@ def patterns_float_stats(
         m = min(block_rows, row_stop - start)
         fill_patterns(guesses[start : start + m], cand_t, cand_counts, block[:m])
         for r in range(m):
-            k = tally(block[r], no_columns, NO, weights, YES, counts, mass, touched)
-            h, hw, _big, _e = settle_float(counts, mass, touched, k, n, YES, scan)
+            k = tally(block[r], no_columns, False, weights, True, counts, mass, touched)
+            h, hw, _big, _e = settle_float(counts, mass, touched, k, n, True, scan)
             uniform[start + r] = h
             weighted[start + r] = hw
 

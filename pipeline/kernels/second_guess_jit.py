@@ -49,16 +49,16 @@ from pipeline.kernels.pair_bound_jit import (
     most_pairs_within,
     pair_counts,
 )
-from pipeline.kernels.partition_jit import NO, YES, lanes4_s, lanes4_transposed
+from pipeline.kernels.partition_jit import lanes4_s, lanes4_transposed
 from pipeline.kernels.prefetch_jit import prefetch
 
 PREFETCH_AHEAD = 8  # guesses whose first cells are requested before they are scored
 PREFETCH_CELLS = 4  # cells requested per guess (most scores stop within a few)
-# Flags passed to score_guesses as numpy booleans (see partition_jit.YES): one compiled
-# version of it and of its callers.
-IN_BUCKET = YES
-OUTSIDE = NO
-TRANSPOSED = YES
+# Flags passed to score_guesses as numpy booleans: a literal True or False would make numba
+# compile it, and every caller above it, once for each value (a cold process pays each).
+IN_BUCKET = np.bool_(True)
+OUTSIDE = np.bool_(False)
+TRANSPOSED = np.bool_(True)
 
 
 @njit(cache=True, nogil=True)

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from pipeline.kernels.feedback_jit import fill_patterns
-from pipeline.kernels.partition_jit import NO, YES, settle_float, tally
+from pipeline.kernels.partition_jit import settle_float, tally
 from pipeline.kernels.second_guess_jit import offer
 
 
@@ -40,8 +40,8 @@ def offer_weighted_rows(
     no_columns = np.empty(0, dtype=np.int64)
     perfect = False
     for i in range(ids.size):
-        k = tally(sub[i], no_columns, NO, weights, YES, counts, mass, touched)
-        _, minus_s, _, _ = settle_float(counts, mass, touched, k, n, YES, NO)
+        k = tally(sub[i], no_columns, False, weights, True, counts, mass, touched)
+        _, minus_s, _, _ = settle_float(counts, mass, touched, k, n, True, False)
         s = -minus_s
         if s <= thr[0]:
             offer(0, ids[i], s, in_bucket, tol, best, thr, rec_g, rec_s, rec_n, overflow)
