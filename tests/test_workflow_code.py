@@ -131,6 +131,40 @@ def test_code_inputs_are_each_stages_import_closure():
         assert not any(Path(path).is_absolute() for path in inputs)
 
 
+def test_import_closure_reads_every_form_of_import(tmp_path):
+    """A made-up package: imports at the top, in a function, in parentheses over several
+    lines, with aliases, and one continued by a backslash (the whole file is parsed then);
+    relative imports and other packages do not count."""
+    root = tmp_path / "root"
+    sources = {
+        "__init__.py": "",
+        "stage.py": (
+            "import os, pipeline.a as a\n"
+            "from pipeline import b\n"
+            "from pipeline.c import (\n    d,  # a module\n    value,\n)\n"
+            "from . import e\n"
+            "def late():\n    from pipeline.f import g\n"
+        ),
+        "a.py": "",
+        "b.py": "from pipeline.h import \\\n    thing\n",
+        "c/__init__.py": "value = 1\n",
+        "c/d.py": "",
+        "e.py": "",
+        "f.py": "",
+        "h.py": "",
+        "unused.py": "",
+    }
+    for name, text in sources.items():
+        path = root / "pipeline" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    closure = dag.import_closure(root, "pipeline.stage")
+    assert closure == (
+        "pipeline", "pipeline.a", "pipeline.b", "pipeline.c", "pipeline.c.d",
+        "pipeline.f", "pipeline.h", "pipeline.stage",
+    )  # fmt: skip
+
+
 def test_the_snakefile_starts_without_the_compute_libraries(tmp_path):
     """Snakemake parses the Snakefile at every start, and on a cluster in every job: what
     it imports (the package's paths, seals and config checks) must not pull in numba or
