@@ -48,7 +48,7 @@ _PACKAGE_IMPORT = re.compile(
 )
 
 
-def _import_nodes(text: str, path: Path) -> Iterable[ast.stmt]:
+def _import_nodes(text: str, path: Path) -> list[ast.AST]:
     """The package's import statements in a module's source: those the pattern finds, or,
     if one of them does not parse on its own (a backslash continuation), the whole file's."""
     try:
