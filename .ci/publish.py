@@ -47,7 +47,9 @@ def run(step: str, command: list[str]) -> None:
 
 def install(args: argparse.Namespace) -> None:
     run("install", [sys.executable, "-m", "venv", ".venv"])
-    run("install", [str(VENV / "pip"), "install", "-q", "-e", "."])
+    run("install", [str(VENV / "pip"), "install", "-q", "uv"])
+    python = str(VENV / "python")
+    run("install", [str(VENV / "uv"), "pip", "install", "-q", "--python", python, "-e", "."])
 
 
 def pipeline(args: argparse.Namespace) -> None:

@@ -20,7 +20,7 @@ def actionlint() -> str:
     beside = Path(sys.executable).with_name("actionlint")
     found = str(beside) if beside.exists() else shutil.which("actionlint")
     if found is None:
-        pytest.fail("actionlint is missing: install the test extra (pip install -e '.[test]')")
+        pytest.fail("actionlint is missing: install the test extra (the README's test command)")
     return found
 
 

@@ -46,7 +46,10 @@ def members(bundle: Path) -> dict[str, bytes]:
         return {m.name: tar.extractfile(m).read() for m in tar.getmembers() if m.isfile()}
 
 
-def test_every_publishing_step_works_from_a_fresh_checkout(tmp_path):
+def test_every_publishing_step_works_from_a_fresh_checkout(built, tmp_path):
+    """The checkout never reads `built`; asking for it gives the checkout the shared
+    fixture build's compiled numba kernels (about 100 s of CPU not spent compiling them
+    again), as tests/test_readme_commands.py does."""
     checkout = checkout_with_ci(tmp_path / "c")
     result = publish(checkout, "all", "--tag", "v0-test", "--cores", "2",
                      "--snakemake-args", "--configfile test-config.yaml")  # fmt: skip
