@@ -49,7 +49,8 @@ def install(args: argparse.Namespace) -> None:
     run("install", [sys.executable, "-m", "venv", ".venv"])
     run("install", [str(VENV / "pip"), "install", "-q", "uv"])
     python = str(VENV / "python")
-    run("install", [str(VENV / "uv"), "pip", "install", "-q", "--python", python, "-e", "."])
+    uv_install = [str(VENV / "uv"), "pip", "install", "-q", "--compile-bytecode"]
+    run("install", [*uv_install, "--python", python, "-e", "."])
 
 
 def pipeline(args: argparse.Namespace) -> None:
