@@ -201,6 +201,28 @@ def test_stages_that_call_no_kernel_start_without_numba(stage):
     assert result.stdout.strip() == "False"
 
 
+# Libraries a job loads only when it uses them: the play jobs (13 a run) build only the
+# games table, without polars (0.27 s of CPU each); the report's tables are drawn
+# without matplotlib (0.9 s).
+LAZY_IMPORTS = [("play_strategy", "polars"), ("draw_report_item", "matplotlib")]
+
+
+@pytest.mark.parametrize(("stage", "library"), LAZY_IMPORTS)
+def test_stages_start_without_what_only_some_of_their_jobs_use(stage, library):
+    code = f"import sys, pipeline.stages.{stage}; print({library!r} in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False"
+
+
+def test_every_report_figure_names_a_drawing_function():
+    from pipeline.analysis import figures
+    from pipeline.stages.draw_report_item import FIGURES
+
+    assert all(callable(getattr(figures, function)) for function in FIGURES.values())
+
+
 def test_every_rule_lists_its_stages_import_closure_as_inputs():
     """The source files each rule declares, as Snakemake parsed them, are its stage's import
     closure by modulefinder: editing any module reruns the rules whose stage imports it

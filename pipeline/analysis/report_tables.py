@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from pipeline.analysis.figures import (
+from pipeline.analysis.summary_rows import (
     OPENER_BENCHMARK,
     OPTIMAL_STRATEGIES,
     guess_columns,

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from pipeline.artifacts import seal
 from pipeline.core.files import atomic_path, write_text_atomic
+
+if TYPE_CHECKING:  # the tables' jobs start without matplotlib
+    from matplotlib.figure import Figure
 
 DPI = 110  # figures are at most 10 in wide: 1100 px, the report's content width at 1400 px
 
