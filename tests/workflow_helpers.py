@@ -3,8 +3,9 @@
 A test checkout holds the workflow's source (Snakefile, workflow/, pipeline/, config.yaml)
 copied from the repository, a fixture mirror and a test config, so tests can edit a
 module, move the checkout or damage its artifacts without touching the repository. The
-code that runs is the installed `pipeline` package; the copied source is what the rules
-list as their code inputs.
+copied source is what the rules list as their code inputs, and what their jobs run: a job
+script puts the checkout on `sys.path`, which Python searches before the installed
+(editable) package, so numba's cache files land in the checkout's `__pycache__`.
 """
 
 from __future__ import annotations
