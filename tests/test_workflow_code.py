@@ -183,32 +183,24 @@ def test_the_snakefile_starts_without_the_compute_libraries(tmp_path):
     assert not {"numba", "polars"} & imported
 
 
-# Stages that call no kernel: their jobs start without numba (0.3 s of CPU a job, and the
-# benchmark summary is on the critical path of every run).
+# Libraries a stage's jobs start without. Stages that call no kernel: numba (0.3 s of CPU
+# a job, and the benchmark summary is on the critical path of every run). Libraries only
+# some of a stage's jobs use: the play jobs (13 a run) build only the games table, without
+# polars (0.27 s each); the report's tables are drawn without matplotlib (0.9 s).
 NUMBA_FREE_STAGES = [
     "build_commonness", "build_datapackage", "build_word_index", "fetch_source",
     "index_pattern_chunks", "merge_optimal", "merge_second_guesses", "rank_openers",
     "summarize_benchmarks", "draw_report_item",
 ]  # fmt: skip
+UNLOADED = [
+    *[(stage, "numba") for stage in NUMBA_FREE_STAGES],
+    ("play_strategy", "polars"),
+    ("draw_report_item", "matplotlib"),
+]
 
 
-@pytest.mark.parametrize("stage", NUMBA_FREE_STAGES)
-def test_stages_that_call_no_kernel_start_without_numba(stage):
-    code = f"import sys, pipeline.stages.{stage}; print('numba' in sys.modules)"
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip() == "False"
-
-
-# Libraries a job loads only when it uses them: the play jobs (13 a run) build only the
-# games table, without polars (0.27 s of CPU each); the report's tables are drawn
-# without matplotlib (0.9 s).
-LAZY_IMPORTS = [("play_strategy", "polars"), ("draw_report_item", "matplotlib")]
-
-
-@pytest.mark.parametrize(("stage", "library"), LAZY_IMPORTS)
-def test_stages_start_without_what_only_some_of_their_jobs_use(stage, library):
+@pytest.mark.parametrize(("stage", "library"), UNLOADED)
+def test_stages_start_without_the_libraries_their_jobs_do_not_use(stage, library):
     code = f"import sys, pipeline.stages.{stage}; print({library!r} in sys.modules)"
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
