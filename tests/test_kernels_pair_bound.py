@@ -126,3 +126,25 @@ def test_cut_and_seed_helpers():
     assert left[:n].tolist() == [2, 3]  # guess 1 is in bucket 0: scored with the bucket
     assert lower[2] == 7 and lower[3] == 9
     assert Counter(counts.tolist())[2] == 2
+
+
+def test_survivor_helpers():
+    """The letter-group survivors' pair counting: who is picked, their rows side by
+    side, and who is left to score with which bound."""
+    lower = np.array([3, 9, 2, 5, 1])
+    picked = np.zeros(5, np.int64)
+    cand_bucket = np.array([-1, -1, 0, -1, 1])
+    n = pair_bound_jit.guesses_at_most(lower, 5, cand_bucket, 0, picked)
+    assert picked[:n].tolist() == [0, 3, 4]  # guess 2 is in bucket 0, guess 1 too high
+    rng = np.random.default_rng(5)
+    matrix_t = rng.integers(0, 243, size=(6, 5), dtype=np.uint8)
+    columns = np.array([5, 0, 3, 2], dtype=np.int64)
+    rows = np.empty((2, n), dtype=np.uint8)
+    pair_bound_jit.gather_guesses(matrix_t, columns, 1, 3, picked, n, rows)
+    assert np.array_equal(rows, matrix_t[np.ix_([0, 3], [0, 3, 4])])
+    counts = np.array([4, 1, 2], dtype=np.uint16)
+    bound = np.array([0, 2, 6, 7, 20])
+    left, lower_out = np.zeros(5, np.int64), lower.copy()
+    n_left = pair_bound_jit.picked_within(counts, picked, n, 2, bound, lower_out, left)
+    assert left[:n_left].tolist() == [3, 4]  # guess 0 has 4 pairs, above the cut
+    assert lower_out[3] == 5 and lower_out[4] == 6  # the higher of the two bounds

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from pipeline.core.wordle import encode_words
-from pipeline.kernels import second_guess
+from pipeline.kernels import letter_groups_jit, second_guess
 from pipeline.kernels.feedback import feedback_matrix
 from pipeline.kernels.partition import bucket_layout
 from pipeline.kernels.second_guess import CountSearch, letter_groups, weighted_winner
@@ -49,16 +49,32 @@ def rescores(monkeypatch) -> list:
     return calls
 
 
-@pytest.mark.parametrize("pair_sizes", [second_guess.PAIR_SIZES, (2, 24), (4, 5), None])
-def test_count_search_equals_brute_force_with_and_without_the_bound(small, pair_sizes):
-    """The pair bound on the default sizes, on every bucket, on a few sizes, on none."""
+@pytest.mark.parametrize(
+    ("pair_sizes", "survivor_pairs"),
+    [
+        (second_guess.PAIR_SIZES, second_guess.SURVIVOR_PAIRS),
+        ((2, 24), 25),
+        ((2, 24), 2),
+        ((2, 24), 5),
+        ((4, 5), 5),
+        (None, 2),
+    ],
+)
+def test_count_search_equals_brute_force_with_and_without_the_bound(
+    small, pair_sizes, survivor_pairs
+):
+    """The pair bound on the default sizes, on every bucket (every guess's pairs counted,
+    or only the letter-group survivors' from 2 or 5 answers), on a few sizes, on none."""
     words, matrix, answer_rows = small["words"], small["matrix"], small["answer_rows"]
-    bounded = CountSearch(matrix, answer_rows, small["encoded"], pair_sizes=pair_sizes)
+    bounded = CountSearch(
+        matrix, answer_rows, small["encoded"], pair_sizes=pair_sizes,
+        survivor_pairs=survivor_pairs,
+    )  # fmt: skip
     plain = CountSearch(matrix, answer_rows, small["encoded"], use_bound=False)
     table = bounded.table
     weight = {a: 1.0 for a in small["answers"]}
     ties: Counter[str] = Counter()
-    checked = paired = 0
+    checked = paired = survivors = 0
     for opener in range(matrix.shape[0]):
         columns, starts, _ = bucket_layout(matrix[opener])
         fast = bounded.winners(columns, starts)
@@ -88,8 +104,12 @@ def test_count_search_equals_brute_force_with_and_without_the_bound(small, pair_
                 score, abs=1e-9
             )
             checked += 1
-            paired += pair_sizes is not None and pair_sizes[0] <= n <= pair_sizes[1]
+            if pair_sizes is not None and pair_sizes[0] <= n <= pair_sizes[1]:
+                paired += 1
+                survivors += n >= survivor_pairs
     assert paired > 20 if pair_sizes is not None else paired == 0
+    if pair_sizes is not None and survivor_pairs <= 5:  # the survivors' path really ran
+        assert survivors >= 10
     assert checked == 617  # every (opener, reply) of the 56 words over the 24 answers
     # The lists really exercise both tie rules.
     assert ties["candidate_beats_earlier_word"] > 0
@@ -236,6 +256,21 @@ def test_letter_groups_are_each_letter_and_its_positions():
         for j, x in enumerate(letters):
             positions = sum(1 << i for i, y in enumerate(word) if y == x)
             assert groups.cand_cells[c, j] == (positions << 3) | word.count(x)
+
+
+def test_group_bounds_sum_each_guess_groups_and_name_the_first_least(small):
+    """Every guess's bound is the sum of its groups' scores (the no-group slot included)
+    less the offset; the guess returned is the first of least bound."""
+    groups = letter_groups(small["encoded"], small["encoded"][small["answer_rows"]])
+    n_groups = groups.group_letter.size
+    for seed in range(5):
+        scores = np.random.default_rng(seed).integers(0, 50, n_groups + 1)
+        scores[n_groups] = 7
+        lower = np.zeros(len(groups.guess_groups), dtype=np.int64)
+        least = letter_groups_jit.group_bounds(groups.guess_groups, scores, 3, lower)
+        expected = scores[groups.guess_groups.astype(np.int64)].sum(axis=1) - 3
+        assert np.array_equal(lower, expected)
+        assert least == int(np.argmin(expected))
 
 
 @pytest.mark.parametrize("length", [1, 2, 3, 4, 5, 6, 7])

@@ -193,6 +193,20 @@ def group_bound(guess_groups, g, group_scores, offset):  # pragma: no cover - co
 
 @njit(cache=True, nogil=True)
 def group_bounds(guess_groups, group_scores, offset, out):  # pragma: no cover - compiled
-    """group_bound for every guess at once, into out."""
+    """group_bound for every guess at once, into out; returns the first guess of least
+    bound."""
+    least = 0
     for g in range(guess_groups.shape[0]):
-        out[g] = group_bound(guess_groups, g, group_scores, offset)
+        total = group_bound(guess_groups, g, group_scores, offset)
+        out[g] = total
+        if total < out[least]:
+            least = g
+    return least
+
+
+@njit(cache=True, nogil=True)
+def group_bound_offset(values, n, slots):  # pragma: no cover - compiled
+    """What the letter-group bound subtracts: unused slots point at a last "no
+    information" group scoring n log2 n, so score >= sum over slots - (slots - 1) n log2 n,
+    less an allowance for the rounding of the fixed-point values."""
+    return (slots - 1) * values[n] + 16 * (slots + 1) * (n + 1)

@@ -105,3 +105,42 @@ def guesses_within(counts, cut, cand_bucket, b, bound, lower, left):  # pragma: 
             left[n_left] = g
             n_left += 1
     return n_left
+
+
+@njit(cache=True, nogil=True)
+def guesses_at_most(lower, limit, cand_bucket, b, out):  # pragma: no cover - compiled
+    """Guesses outside bucket b whose bound (lower) is at most limit, into out in word
+    order; returns how many. A branch, not a branch-free count: few guesses pass, and
+    the count's dependent stores cost three times as much."""
+    n = 0
+    for g in range(lower.size):
+        if lower[g] <= limit and cand_bucket[g] != b:
+            out[n] = g
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def gather_guesses(matrix_t, columns, lo, hi, guesses, n_guesses, out):  # pragma: no cover
+    """out[i, j] = matrix_t[columns[lo + i], guesses[j]]: the bucket's rows for the
+    guesses picked, side by side, so that pair_counts compares them as whole rows."""
+    for i in range(hi - lo):
+        row = matrix_t[columns[lo + i]]
+        target = out[i]
+        for j in range(n_guesses):
+            target[j] = row[guesses[j]]
+
+
+@njit(cache=True, nogil=True)
+def picked_within(counts, picked, n_picked, cut, bound, lower, left):  # pragma: no cover
+    """The picked guesses (picked[:n_picked], with pair counts `counts`) with at most cut
+    pairs, into left in word order, their lower bound raised to the pair bound where that
+    is higher; returns how many."""
+    n_left = 0
+    for j in range(n_picked):
+        if counts[j] <= cut:
+            g = picked[j]
+            lower[g] = max(lower[g], bound[counts[j]])
+            left[n_left] = g
+            n_left += 1
+    return n_left

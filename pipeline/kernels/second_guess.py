@@ -30,6 +30,10 @@ SMALL_BUCKET = 30  # buckets of up to this many answers are read from the transp
 # 6 answers it rules out far more than the letter-group bound, and up to about 40 the
 # pairs cost less than the letter-group bounds and scores they save (real lists).
 PAIR_SIZES = (6, 40)
+# From this many answers the pairs are counted only for the guesses the letter-group bound
+# leaves in the running (pipeline.kernels.pair_search_jit): below it that bound costs more
+# than the pairs it saves (real lists).
+SURVIVOR_PAIRS = 16
 GUESS_BLOCK = 2048  # guesses bounded at a time, against the best score so far
 _WEIGHTED_CHUNK = 64  # guesses whose patterns the weighted search computes at a time
 
@@ -127,7 +131,8 @@ class CountSearch:
     matrix: (G, A) patterns, rows guesses, columns answers; answer_rows: word_id of each
     column; encoded: every guess's letters (G, L). The set-up is paid once.
     use_bound=False turns off all pruning; pair_sizes (smallest, largest) the buckets that
-    take the pair bound instead of the letter-group bound (None: none); small_bucket and
+    take the pair bound instead of the letter-group bound (None: none), those from
+    survivor_pairs answers counting pairs among the letter-group survivors only; small_bucket and
     block choose the layout read per bucket and the guesses bounded at a time (tests: same
     results).
     """
@@ -143,6 +148,7 @@ class CountSearch:
         small_bucket: int = SMALL_BUCKET,
         block: int = GUESS_BLOCK,
         pair_sizes: tuple[int, int] | None = PAIR_SIZES,
+        survivor_pairs: int = SURVIVOR_PAIRS,
     ) -> None:
         matrix = np.ascontiguousarray(matrix)
         answer_rows = np.asarray(answer_rows, dtype=np.int64)
@@ -167,7 +173,7 @@ class CountSearch:
         self.span = int(np.iinfo(matrix.dtype).max) + 1
         largest = min(largest, matrix.shape[1])
         bound = pair_bound_table(self.table.values, max(largest, 0))
-        self.pairs = (bound, int(smallest), int(largest))
+        self.pairs = (bound, int(smallest), int(survivor_pairs), int(largest))
 
     def winners(
         self, columns: np.ndarray, starts: np.ndarray, *, records: int = RECORDS

@@ -17,12 +17,14 @@ What makes it cheap:
 - The bound is taken a block of guesses at a time, against the best score so far: the
   threshold tightens between blocks, and a perfect split ends the scan before the
   bounds of the guesses after it are computed.
-- Pair bound, on buckets of a few to a few dozen answers (pair_bound_jit): a guess
+- Pair bound, on buckets of a few to a few dozen answers (pair_search_jit): a guess
   that leaves p pairs of answers untold scores at least the least S of any partition
-  with p pairs. The pairs of every guess cost a fast row comparison; the guess with the
-  fewest is scored first, and only guesses whose bound comes within the tolerance of
-  its score are scored at all (about 9 per bucket of 11-20 answers on the real lists,
-  against about 1000 after the letter-group bound).
+  with p pairs. The pairs cost a fast row comparison; the guess with the fewest is
+  scored first, and only guesses whose bound comes within the tolerance of its score
+  are scored at all (about 9 per bucket of 11-20 answers on the real lists, against
+  about 1000 after the letter-group bound). From SURVIVOR_PAIRS answers
+  (second_guess.py) the pairs are counted only for the guesses the letter-group bound
+  leaves in the running.
 - The guesses left are scored four at a time (partition_jit.lanes4_s), stopping once all
   four pass the best score so far plus the tolerance. On a bucket of few answers they
   are read from the transposed matrix: its few answer rows stay in cache, where each
@@ -33,7 +35,7 @@ What makes it cheap:
   any other by far more than the tolerance, so the first perfect candidate wins at once,
   otherwise the first perfect non-candidate in word order.
 If a tie list overflows, the caller rescores that bucket the plain way. Pruning never
-changes a result.
+changes a result. The scoring and the tie lists are guess_scores_jit's.
 """
 
 from __future__ import annotations
@@ -41,142 +43,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pipeline.kernels.letter_groups_jit import group_bound, group_counts
+from pipeline.kernels.guess_scores_jit import IN_BUCKET, OUTSIDE, score_guesses
+from pipeline.kernels.letter_groups_jit import group_bound, group_bound_offset, group_counts
 from pipeline.kernels.pair_bound_jit import BLOCK as PAIR_BLOCK
-from pipeline.kernels.pair_bound_jit import (
-    fewest_pairs,
-    guesses_within,
-    most_pairs_within,
-    pair_counts,
-)
-from pipeline.kernels.partition_jit import lanes4_s, lanes4_transposed
-from pipeline.kernels.prefetch_jit import prefetch
-
-PREFETCH_AHEAD = 8  # guesses whose first cells are requested before they are scored
-PREFETCH_CELLS = 4  # cells requested per guess (most scores stop within a few)
-# Flags passed to score_guesses as numpy booleans: a literal True or False would make numba
-# compile it, and every caller above it, once for each value (a cold process pays each).
-IN_BUCKET = np.bool_(True)
-OUTSIDE = np.bool_(False)
-TRANSPOSED = np.bool_(True)
-
-
-@njit(cache=True, nogil=True)
-def offer(b, g, s, in_bucket, tol, best, thr, rec_g, rec_s, rec_n, overflow):  # pragma: no cover
-    """Feed score s (lower is better) of guess g on bucket b into the exact tie tracking.
-
-    Lists (class 0: guesses in the bucket, 1: the rest) keep, in arrival (= word) order,
-    the guesses that beat every earlier guess of their class and lie within tol of the
-    best score of all; the winner is the head of list 0, else the head of list 1.
-    """
-    if s < best[b]:
-        best[b] = s
-        thr[b] = s + tol[b]
-        for cls in range(2):
-            n = rec_n[b, cls]
-            drop = 0
-            while drop < n and rec_s[b, cls, drop] > thr[b]:
-                drop += 1
-            if drop:
-                for i in range(n - drop):
-                    rec_g[b, cls, i] = rec_g[b, cls, i + drop]
-                    rec_s[b, cls, i] = rec_s[b, cls, i + drop]
-                rec_n[b, cls] = n - drop
-    if s <= thr[b]:
-        cls = 0 if in_bucket else 1
-        n = rec_n[b, cls]
-        if n == 0 or s < rec_s[b, cls, n - 1]:
-            if n == rec_g.shape[2]:
-                overflow[b] = True
-            else:
-                rec_g[b, cls, n] = g
-                rec_s[b, cls, n] = s
-                rec_n[b, cls] = n + 1
-
-
-@njit(cache=True, nogil=True)
-def group_bound_offset(values, n, slots):  # pragma: no cover - compiled
-    """What the letter-group bound subtracts: unused slots point at a last "no
-    information" group scoring n log2 n, so score >= sum over slots - (slots - 1) n log2 n,
-    less an allowance for the rounding of the fixed-point values."""
-    return (slots - 1) * values[n] + 16 * (slots + 1) * (n + 1)
-
-
-@njit(cache=True, nogil=True)
-def score_guesses(
-    matrix,
-    matrix_t,
-    transposed,
-    guesses,
-    n_guesses,
-    lower,
-    columns,
-    lo,
-    hi,
-    b,
-    in_bucket,
-    delta,
-    hist,
-    base,
-    tol,
-    best,
-    thr,
-    rec_g,
-    rec_s,
-    rec_n,
-    overflow,
-):  # pragma: no cover - compiled
-    """Score guesses[:n_guesses] on bucket b (columns[lo:hi]) four at a time, in order,
-    skipping those whose lower bound already exceeds the best so far, and offer each to
-    the tie tracking; a perfect split (S = 0) ends the scan: nothing can beat it.
-    transposed: read matrix_t (rows answers) instead of matrix. Returns the next free
-    histogram base."""
-    lane_g = np.zeros(4, dtype=np.int64)
-    lanes_out = np.empty((3, 4), dtype=np.int64)
-    s = lanes_out[0]
-    depth = min(hi - lo, PREFETCH_CELLS)
-    i = ahead = queued = 0  # guesses[i:ahead] looked at, `queued` of them requested
-    while i < n_guesses:
-        limit = thr[b]
-        while ahead < n_guesses and queued < PREFETCH_AHEAD:
-            g = guesses[ahead]
-            ahead += 1
-            if lower[g] <= limit:
-                if not transposed:
-                    for k in range(lo, lo + depth):
-                        prefetch(matrix[g], columns[k])
-                queued += 1
-        lanes = 0
-        while i < n_guesses and lanes < 4:
-            g = guesses[i]
-            if lower[g] <= limit:
-                lane_g[lanes] = g
-                lanes += 1
-                queued = max(queued - 1, 0)
-            i += 1
-        ahead = max(ahead, i)
-        if lanes == 0:
-            break
-        for j in range(lanes, 4):
-            lane_g[j] = lane_g[0]
-        if transposed:
-            lanes4_transposed(
-                matrix_t, lane_g[0], lane_g[1], lane_g[2], lane_g[3], columns, lo, hi, hist,
-                base, delta, limit, lanes_out,
-            )  # fmt: skip
-        else:
-            lanes4_s(
-                matrix[lane_g[0]], matrix[lane_g[1]], matrix[lane_g[2]], matrix[lane_g[3]],
-                columns, lo, hi, hist, base, delta, limit, lanes_out,
-            )  # fmt: skip
-        base += hi - lo + 1
-        for lane in range(lanes):
-            if s[lane] <= thr[b]:
-                offer(b, lane_g[lane], s[lane], in_bucket, tol, best, thr, rec_g, rec_s,
-                      rec_n, overflow)  # fmt: skip
-                if s[lane] == 0:
-                    return base
-    return base
+from pipeline.kernels.pair_search_jit import solve_by_pairs, solve_by_survivor_pairs
 
 
 @njit(cache=True, nogil=True)
@@ -276,43 +146,6 @@ def solve_by_groups(
 
 
 @njit(cache=True, nogil=True)
-def solve_by_pairs(
-    matrix, matrix_t, answer_rows, columns, lo, hi, b, cand_bucket, delta, bound, counts,
-    small, scratch, hist, base, state,
-):  # fmt: skip
-    """Best guess for bucket b with the pair bound (pipeline.kernels.pair_bound_jit):
-    count every guess's untold pairs, score the guess with the fewest exactly (no offer:
-    the cut only), then score the bucket's own words and, unless one split it perfectly,
-    the guesses whose pair count can still come within the tolerance of that score, in
-    word order, from the transposed matrix. Returns the next free histogram base."""
-    tol, best, thr, rec_g, rec_s, rec_n, overflow = state
-    _, _, members, left, lower, lanes_out = scratch
-    pair_counts(matrix_t, columns, lo, hi, small, counts)
-    seed = fewest_pairs(counts)
-    big = np.iinfo(np.int64).max
-    lanes4_transposed(
-        matrix_t, seed, seed, seed, seed, columns, lo, hi, hist, base, delta, big, lanes_out
-    )
-    base += hi - lo + 1
-    cut = most_pairs_within(bound, lanes_out[0, 0] + tol[b])
-    for k in range(lo, hi):
-        g = answer_rows[columns[k]]
-        members[k - lo] = g
-        lower[g] = bound[counts[g]]
-    base = score_guesses(
-        matrix, matrix_t, TRANSPOSED, members, hi - lo, lower, columns, lo, hi, b, IN_BUCKET,
-        delta, hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
-    )  # fmt: skip
-    if best[b] != 0:
-        n_left = guesses_within(counts, cut, cand_bucket, b, bound, lower, left)
-        base = score_guesses(
-            matrix, matrix_t, TRANSPOSED, left, n_left, lower, columns, lo, hi, b, OUTSIDE,
-            delta, hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
-        )  # fmt: skip
-    return base
-
-
-@njit(cache=True, nogil=True)
 def solve_counts(
     matrix, answer_rows, columns, starts, cand_bucket, delta, values, tol, records, span,
     use_bound, groups, work, layout, pairs,
@@ -321,14 +154,15 @@ def solve_counts(
 
     columns: answer columns sorted by bucket; starts: bucket offsets into columns;
     cand_bucket[g]: the bucket holding guess g, -1 if none. Buckets are solved one after
-    the other, those of pairs[1]..pairs[2] answers with the pair bound (table pairs[0]),
-    the others with the letter-group bound. Returns (winner word_id, winner in bucket,
+    the other, those of pairs[1]..pairs[3] answers with the pair bound (table pairs[0];
+    from pairs[2] answers counted among the letter-group bound's survivors only), the
+    others with the letter-group bound. Returns (winner word_id, winner in bucket,
     best S, overflowed) per bucket. `groups`: LetterGroups.kernel_arguments(); `work`:
     its scratch, LetterGroups.work(); `layout`: (matrix transposed, the largest bucket
     read from it, guesses bounded per block).
     """
     matrix_t, small_bucket, block = layout
-    bound_table, pairs_from, pairs_to = pairs
+    bound_table, pairs_from, survivors_from, pairs_to = pairs
     n_buckets, n_guesses = starts.size - 1, matrix.shape[0]
     best, thr, rec_g, rec_s, rec_n, overflow = tie_state(n_buckets, records)
     state = (tol, best, thr, rec_g, rec_s, rec_n, overflow)
@@ -343,11 +177,18 @@ def solve_counts(
     )
     counts = np.zeros(n_guesses, dtype=np.uint16)
     small = np.zeros(PAIR_BLOCK, dtype=np.uint8)
+    picked = np.empty(n_guesses, dtype=np.int64)
     base = np.int64(0)  # not the literal 0: one compiled version of each callee
     for b in range(n_buckets):
         lo, hi = starts[b], starts[b + 1]
         if hi - lo < 2:
             best[b] = 0
+        elif use_bound and survivors_from <= hi - lo <= pairs_to:
+            base = solve_by_survivor_pairs(
+                matrix, matrix_t, answer_rows, columns, lo, hi, b, cand_bucket, delta, values,
+                bound_table[hi - lo], groups, work, counts, small, scratch, hist, base, state,
+                picked,
+            )  # fmt: skip
         elif use_bound and pairs_from <= hi - lo <= pairs_to:
             base = solve_by_pairs(
                 matrix, matrix_t, answer_rows, columns, lo, hi, b, cand_bucket, delta,

@@ -1,7 +1,7 @@
 """Numba kernels of the weighted second-guess search (pipeline.kernels.second_guess's
 `weighted_winner`): every allowed word a candidate, weighted, patterns computed only for
 the guesses the letter-group bound leaves in the running, and the exact tie tracking of
-second_guess_jit.offer.
+guess_scores_jit.offer.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import numpy as np
 from numba import njit
 
 from pipeline.kernels.feedback_jit import fill_patterns
+from pipeline.kernels.guess_scores_jit import offer
 from pipeline.kernels.partition_jit import settle_float, tally
-from pipeline.kernels.second_guess_jit import offer
 
 
 @njit(cache=True, nogil=True)
