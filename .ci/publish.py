@@ -102,13 +102,15 @@ def write_bundle(folder: Path, output: Path) -> None:
         info.mode = 0o755 if info.isdir() else 0o644
         return info
 
-    with open(output, "wb") as raw:
-        with zstandard.ZstdCompressor(level=19).stream_writer(raw) as compressed:
-            with tarfile.open(fileobj=compressed, mode="w|", format=tarfile.PAX_FORMAT) as tar:
-                for path in sorted(folder.rglob("*")):
-                    if path.name.endswith((".damaged", ".tmp")) or path.name == ".gitkeep":
-                        continue
-                    tar.add(path, path.relative_to(folder).as_posix(), False, filter=normalised)
+    with (
+        open(output, "wb") as raw,
+        zstandard.ZstdCompressor(level=19).stream_writer(raw) as compressed,
+        tarfile.open(fileobj=compressed, mode="w|", format=tarfile.PAX_FORMAT) as tar,
+    ):
+        for path in sorted(folder.rglob("*")):
+            if path.name.endswith((".damaged", ".tmp")) or path.name == ".gitkeep":
+                continue
+            tar.add(path, path.relative_to(folder).as_posix(), False, filter=normalised)
 
 
 def main(argv: list[str] | None = None) -> int:
