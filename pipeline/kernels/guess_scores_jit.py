@@ -59,28 +59,9 @@ def offer(b, g, s, in_bucket, tol, best, thr, rec_g, rec_s, rec_n, overflow):  #
 
 @njit(cache=True, nogil=True)
 def score_guesses(
-    matrix,
-    matrix_t,
-    transposed,
-    guesses,
-    n_guesses,
-    lower,
-    columns,
-    lo,
-    hi,
-    b,
-    in_bucket,
-    delta,
-    hist,
-    base,
-    tol,
-    best,
-    thr,
-    rec_g,
-    rec_s,
-    rec_n,
-    overflow,
-):  # pragma: no cover - compiled
+    matrix, matrix_t, transposed, guesses, n_guesses, lower, columns, lo, hi, b, in_bucket,
+    delta, hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
+):  # fmt: skip  # pragma: no cover - compiled
     """Score guesses[:n_guesses] on bucket b (columns[lo:hi]) four at a time, in order,
     skipping those whose lower bound already exceeds the best so far, and offer each to
     the tie tracking; a perfect split (S = 0) ends the scan: nothing can beat it.
