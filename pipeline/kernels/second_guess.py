@@ -132,9 +132,9 @@ class CountSearch:
     column; encoded: every guess's letters (G, L). The set-up is paid once.
     use_bound=False turns off all pruning; pair_sizes (smallest, largest) the buckets that
     take the pair bound instead of the letter-group bound (None: none), those from
-    survivor_pairs answers counting pairs among the letter-group survivors only; small_bucket and
-    block choose the layout read per bucket and the guesses bounded at a time (tests: same
-    results).
+    survivor_pairs answers counting pairs among the letter-group survivors only;
+    small_bucket and block choose the layout read per bucket and the guesses bounded at a
+    time (tests: same results).
     """
 
     def __init__(
