@@ -210,3 +210,18 @@ def group_bound_offset(values, n, slots):  # pragma: no cover - compiled
     information" group scoring n log2 n, so score >= sum over slots - (slots - 1) n log2 n,
     less an allowance for the rounding of the fixed-point values."""
     return (slots - 1) * values[n] + 16 * (slots + 1) * (n + 1)
+
+
+@njit(cache=True, nogil=True)
+def bucket_group_scores(groups, work, values, columns, lo, hi, ones, scores):  # pragma: no cover
+    """Every letter group's score on the bucket columns[lo:hi] into scores (the last entry,
+    the no-group slot, n log2 n); returns the offset group_bound subtracts. `groups`:
+    LetterGroups.kernel_arguments(); `work`: LetterGroups.work()."""
+    guess_groups, group_letter, group_mask, group_size, cand_letters, cand_cells = groups[:6]
+    popcount, shift = groups[6:]
+    scores[group_letter.size] = values[hi - lo]
+    group_counts(
+        columns, lo, hi, ones, group_letter, group_mask, group_size, cand_letters,
+        cand_cells, popcount, shift, work, values, scores,
+    )  # fmt: skip
+    return group_bound_offset(values, hi - lo, guess_groups.shape[1])

@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from pipeline.kernels.guess_scores_jit import IN_BUCKET, OUTSIDE, TRANSPOSED, score_guesses
-from pipeline.kernels.letter_groups_jit import group_bound_offset, group_bounds, group_counts
+from pipeline.kernels.letter_groups_jit import bucket_group_scores, group_bounds
 from pipeline.kernels.pair_bound_jit import (
     fewest_pairs,
     gather_guesses,
@@ -87,18 +87,11 @@ def solve_by_survivor_pairs(
     least bound scored as a seed; the pairs counted for the guesses whose bound is within
     the best so far (`picked`, word order); the one with the fewest scored as a second
     seed; then, in word order, those whose pair bound is still within the best."""
-    guess_groups, group_letter, group_mask, group_size, cand_letters, cand_cells = groups[:6]
-    popcount, shift = groups[6:]
     tol, best, thr, rec_g, rec_s, rec_n, overflow = state
     scores, ones, members, left, lower, lanes_out = scratch
     n = hi - lo
-    scores[group_letter.size] = values[n]
-    group_counts(
-        columns, lo, hi, ones, group_letter, group_mask, group_size, cand_letters,
-        cand_cells, popcount, shift, work, values, scores,
-    )  # fmt: skip
-    offset = group_bound_offset(values, n, guess_groups.shape[1])
-    least = group_bounds(guess_groups, scores, offset, lower)
+    offset = bucket_group_scores(groups, work, values, columns, lo, hi, ones, scores)
+    least = group_bounds(groups[0], scores, offset, lower)
     for k in range(lo, hi):
         members[k - lo] = answer_rows[columns[k]]
     base = score_guesses(

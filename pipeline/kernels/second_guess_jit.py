@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit
 
 from pipeline.kernels.guess_scores_jit import IN_BUCKET, OUTSIDE, score_guesses
-from pipeline.kernels.letter_groups_jit import group_bound, group_bound_offset, group_counts
+from pipeline.kernels.letter_groups_jit import bucket_group_scores, group_bound
 from pipeline.kernels.pair_bound_jit import BLOCK as PAIR_BLOCK
 from pipeline.kernels.pair_search_jit import solve_by_pairs, solve_by_survivor_pairs
 
@@ -109,19 +109,13 @@ def solve_by_groups(
     than most buckets), then, unless one split it perfectly, the rest in word order, a
     block at a time, skipping what the bound rules out. Returns the next free histogram
     base."""
-    guess_groups, group_letter, group_mask, group_size, cand_letters, cand_cells = groups[:6]
-    popcount, shift = groups[6:]
+    guess_groups = groups[0]
     tol, best, thr, rec_g, rec_s, rec_n, overflow = state
     scores, ones, members, left, lower, _ = scratch
     n_guesses = matrix.shape[0]
     offset = 0
     if use_bound:
-        scores[group_letter.size] = values[hi - lo]
-        group_counts(
-            columns, lo, hi, ones, group_letter, group_mask, group_size, cand_letters,
-            cand_cells, popcount, shift, work, values, scores,
-        )  # fmt: skip
-        offset = group_bound_offset(values, hi - lo, guess_groups.shape[1])
+        offset = bucket_group_scores(groups, work, values, columns, lo, hi, ones, scores)
     for k in range(lo, hi):
         g = answer_rows[columns[k]]
         members[k - lo] = g
