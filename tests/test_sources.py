@@ -130,15 +130,6 @@ def test_pinned_mismatch_names_both_sha256_and_where(mirror: Path) -> None:
     assert OTHER_SHA in message and WORDS_SHA in message and "lists/allowed.txt" in message
 
 
-def test_missing_mirror_file_folder_or_path(tmp_path: Path, mirror: Path) -> None:
-    with pytest.raises(PipelineError, match=r"'lists/answers.txt' not found in mirror folder"):
-        read("answers", _url_spec(mirror_path="lists/answers.txt"), mirror=mirror)
-    with pytest.raises(PipelineError, match=r"mirror folder .*gone does not exist.*WORDLE_MIRROR"):
-        read("a", _url_spec(), mirror=tmp_path / "gone")
-    with pytest.raises(PipelineError, match="no mirror_path"):
-        read("a", {"kind": "url", "url": "https://example.invalid/w"}, mirror=mirror)
-
-
 # --- content checks -------------------------------------------------------------------
 
 

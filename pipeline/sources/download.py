@@ -74,7 +74,7 @@ def download(
             raise late from None
     raise PipelineError(
         f"source {name!r}: could not download {url} after {attempts} attempt(s); last error: "
-        f"{last}. The network may be unreachable (no mirror is set). {OFFLINE_HINT}"
+        f"{last}. The network may be unreachable. {OFFLINE_HINT}"
     )
 
 

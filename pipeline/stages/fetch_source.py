@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 from pathlib import Path
 
 from pipeline.analysis.frequency import parse_frequency_counts
@@ -27,6 +28,12 @@ CONTENT_CHECKS: dict[str, Check] = {
 }
 
 
+def _warn(message: str) -> None:
+    """A warning in the job's log and on stderr, where Snakemake shows it to the user."""
+    log.warning("%s", message)
+    print(f"fetch_source: warning: {message}", file=sys.stderr)
+
+
 def fetch_source(
     *,
     local: Path | None,
@@ -37,11 +44,12 @@ def fetch_source(
     retries: int,
     deadline: float,
 ) -> None:
-    """Read one source (network, mirror folder or local file), check it, write it sealed.
+    """Read one source (local file, mirror folder or network), check it, write it sealed.
 
     `local` is the user's own file of a `kind: local` source (an input, so editing it
     reruns the fetch); the mirror folder comes from WORDLE_MIRROR, which the workflow
-    sets, because where bytes are read from must never rerun anything.
+    sets, because where bytes are read from must never rerun anything. A mirror without
+    the source's copy is one warning line, and the real source is fetched instead.
     """
     data, provenance = read_source(
         name,
@@ -51,6 +59,7 @@ def fetch_source(
         retries=retries,
         deadline=deadline,
         check=CONTENT_CHECKS.get(name),
+        warn=_warn,
     )
     raw_artifact.write_raw(data, raw, provenance=provenance)
     log.info("source %s: %d bytes from %s", name, len(data), provenance["read_from"])
