@@ -1,9 +1,10 @@
 """pipeline.sources: mirror, local and Kaggle reads, pinning, content checks, network faults.
 
 read_source returns bytes and their provenance and writes nothing (the fetch stage writes;
-tests/test_bad_input.py runs it). Network tests talk only to throwaway servers on
-127.0.0.1 (tests/servers.py) whose certificate is signed by a test CA (trustme) that
-requests trusts through REQUESTS_CA_BUNDLE.
+tests/test_bad_input.py runs it). What happens when the mirror has no copy of a source (a
+warning, then the download) is in tests/test_sources_mirror.py. Network tests talk only to
+throwaway servers on 127.0.0.1 (tests/servers.py) whose certificate is signed by a test CA
+(trustme) that requests trusts through REQUESTS_CA_BUNDLE.
 """
 
 from __future__ import annotations
