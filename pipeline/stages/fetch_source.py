@@ -29,9 +29,11 @@ CONTENT_CHECKS: dict[str, Check] = {
 
 
 def _warn(message: str) -> None:
-    """A warning in the job's log and on stderr, where Snakemake shows it to the user."""
+    """A warning in the job's log and on stderr, where Snakemake shows it to the user:
+    one write of the whole line, so jobs fetching at once cannot run their lines together."""
     log.warning("%s", message)
-    print(f"fetch_source: warning: {message}", file=sys.stderr)
+    sys.stderr.write(f"fetch_source: warning: {message}\n")
+    sys.stderr.flush()
 
 
 def fetch_source(
