@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.artifacts import seal
-from pipeline.artifacts.datapackage import verify_datapackage
+from pipeline.artifacts.package_check import verify_datapackage
 from pipeline.commands.assistant import split_turns
 from pipeline.core.errors import PipelineError, UsageError
 from tests.bad_inputs import (

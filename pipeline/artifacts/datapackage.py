@@ -6,7 +6,7 @@ carry their type and one-line description), where the data came from (the upstre
 sources with their licenses and pinned URLs), under which licenses, and with which
 settings and package version it was built. It holds no times and no machine paths, so
 two clean runs of the same inputs give the same descriptor. `wordle-pipeline verify`
-checks a folder of artifacts against it.
+checks a folder of artifacts against it (`package_check`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping, Sequence
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
@@ -23,8 +23,7 @@ import pyarrow.parquet as pq
 import pipeline
 from pipeline.artifacts import raw, seal
 from pipeline.artifacts.parquet import field_descriptions
-from pipeline.core.errors import ArtifactError, InputError
-from pipeline.core.files import sha256_file, write_text_atomic
+from pipeline.core.files import write_text_atomic
 
 log = logging.getLogger(__name__)
 
@@ -177,82 +176,3 @@ def write_datapackage(
     )
     total = sum(resource["bytes"] for resource in descriptor["resources"])
     log.info("datapackage: %d resources, %d bytes", len(descriptor["resources"]), total)
-
-
-def _read_entries(descriptor_path: Path) -> dict[str, tuple[int, str]]:
-    """relative path -> (bytes, sha256) of every resource the descriptor lists, checked: a
-    descriptor is often downloaded, so nothing in it is trusted, least of all its paths."""
-    try:
-        document = json.loads(descriptor_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ArtifactError(f"{descriptor_path}: the data package descriptor is missing") from None
-    except OSError as error:
-        raise ArtifactError(
-            f"{descriptor_path}: cannot be read ({error.strerror or error})"
-        ) from None
-    except ValueError as error:  # not UTF-8, or not JSON
-        raise InputError(descriptor_path, f"is not a data package descriptor ({error})") from None
-    resources = document.get("resources") if isinstance(document, dict) else None
-    if not isinstance(resources, list):
-        raise InputError(descriptor_path, "is not a data package descriptor (no `resources` list)")
-    entries = {}
-    for resource in resources:
-        relative = resource.get("path") if isinstance(resource, dict) else None
-        size = resource.get("bytes") if isinstance(resource, dict) else None
-        digest = resource.get("hash") if isinstance(resource, dict) else None
-        if not isinstance(relative, str) or not relative:
-            raise InputError(descriptor_path, "lists a resource without a path")
-        parts = PurePosixPath(relative).parts
-        if PurePosixPath(relative).is_absolute() or ".." in parts:
-            raise InputError(
-                descriptor_path, f"lists {relative!r}, a path outside its folder; refused"
-            )
-        if not isinstance(size, int) or isinstance(size, bool) or not isinstance(digest, str):
-            raise InputError(descriptor_path, f"resource {relative!r} lacks its bytes or hash")
-        entries[relative] = (size, digest.removeprefix("sha256:"))
-    return entries
-
-
-def _problem(path: Path, size: int, digest: str) -> str | None:
-    """Why `path` does not match its resource entry, or None."""
-    try:
-        if not path.is_file():
-            return f"{path}: missing"
-        if path.stat().st_size != size:
-            return f"{path}: altered ({path.stat().st_size} bytes, descriptor says {size})"
-        if sha256_file(path) != digest:
-            return f"{path}: altered (sha256 differs from the descriptor)"
-    except OSError as error:
-        return f"{path}: cannot be read ({error.strerror or error})"
-    return None
-
-
-def verify_datapackage(
-    descriptor_path: str | Path,
-    directory: str | Path | None = None,
-    *,
-    remove_damaged: bool = False,
-) -> list[str]:
-    """Problems found checking a folder of artifacts against its descriptor ([] = all good).
-
-    With `remove_damaged`, missing or altered files are deleted (with the descriptor), so
-    that the next `snakemake` run rebuilds exactly them and what depends on them.
-    """
-    descriptor_path = Path(descriptor_path)
-    entries = _read_entries(descriptor_path)
-    root = Path(directory) if directory is not None else descriptor_path.parent
-    problems = []
-    for relative, (size, digest) in sorted(entries.items()):
-        path = root / relative
-        problem = _problem(path, size, digest)
-        if problem is None:
-            continue
-        problems.append(problem)
-        if remove_damaged:
-            path.unlink(missing_ok=True)
-    if problems and remove_damaged:
-        descriptor_path.unlink(missing_ok=True)
-        log.info(
-            "removed the damaged files and %s: rerun snakemake to rebuild them", descriptor_path
-        )
-    return problems

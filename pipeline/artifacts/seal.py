@@ -111,7 +111,7 @@ def read_seal(path: str | Path) -> Seal:
             f"{path}: has no seal ({where.name}), so it is not a file this pipeline wrote; "
             f"{REBUILD_HINT}"
         ) from None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         raise ArtifactError(f"{where}: damaged seal ({error}); {REBUILD_HINT}") from None
 
 

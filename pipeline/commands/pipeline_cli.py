@@ -21,7 +21,7 @@ log = logging.getLogger("pipeline")
 
 def _verify(args: argparse.Namespace) -> None:
     """Check a folder of artifacts against its data package descriptor."""
-    from pipeline.artifacts.datapackage import verify_datapackage
+    from pipeline.artifacts.package_check import read_entries, verify_datapackage
 
     problems = verify_datapackage(
         args.datapackage, args.directory, remove_damaged=args.remove_damaged
@@ -29,8 +29,10 @@ def _verify(args: argparse.Namespace) -> None:
     for problem in problems:
         log.error("%s", problem)
     if problems:
-        raise PipelineError(f"{len(problems)} artifact(s) missing or altered")
-    log.info("all artifacts match %s", args.datapackage)
+        raise PipelineError(f"{len(problems)} problem(s) found")
+    root = args.directory if args.directory is not None else args.datapackage.parent
+    count = len(read_entries(args.datapackage, root))
+    log.info("all %d artifacts match %s and nothing else is there", count, args.datapackage)
 
 
 class _Parser(argparse.ArgumentParser):
