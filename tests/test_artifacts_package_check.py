@@ -180,9 +180,7 @@ def test_a_descriptor_without_its_seal_is_a_problem(derived):
     ]
 
 
-def test_a_release_copy_of_the_descriptor_is_checked_against_the_folders_seal(
-    derived, tmp_path
-):
+def test_a_release_copy_of_the_descriptor_is_checked_against_the_folders_seal(derived, tmp_path):
     """The release publishes datapackage-TAG.json beside the bundle; checked against the
     unpacked folder, the seal inside the folder vouches for it."""
     copy = tmp_path / "datapackage-v1.json"

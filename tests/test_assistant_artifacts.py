@@ -5,6 +5,7 @@ lists, when they are built, the opener list agrees with the stored results."""
 from __future__ import annotations
 
 import io
+import json
 import math
 import shutil
 from pathlib import Path
@@ -78,10 +79,32 @@ def test_missing_or_damaged_artifacts_are_named(
     code, out, err = run(capsys, *argv, "--data", str(copy))
     if named is None:
         assert code == 0 and "model" in out
+        assert f"note: {victim} is missing: no stored optimal tree is followed" in out
         return
     assert (code, out) == (1, "")
     assert named in err, err
     assert len(err.strip().splitlines()) == 1 and err.startswith("wordle-assist: ")
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_a_missing_tree_file_is_said_in_json_and_changes_the_flag(folders, tmp_path, capsys, hard):
+    """With optimal_trees.parquet deleted the answer may change (no tree to follow), but
+    never silently: the JSON says which optional file was missing and that no tree was
+    read; with the file there, nothing is said."""
+    mode = ["--hard"] if hard else []
+    argv = ["slate", "BBYBB", *mode, "--json"]
+    status, out, _ = run(capsys, *argv, "--data", str(folders[1]))
+    whole = json.loads(out)
+    assert status == 0 and whole["optimal_trees"] is True and whole["missing_files"] == []
+    copy = tmp_path / "derived"
+    shutil.copytree(folders[1], copy)
+    (copy / "optimal_trees.parquet").unlink()
+    status, out, _ = run(capsys, *argv, "--data", str(copy))
+    document = json.loads(out)
+    assert status == 0
+    assert document["optimal_trees"] is False
+    assert document["missing_files"] == ["optimal_trees.parquet"]
+    assert any(note.startswith("optimal_trees.parquet is missing") for note in document["notes"])
 
 
 @pytest.mark.parametrize(

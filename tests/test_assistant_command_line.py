@@ -175,5 +175,6 @@ def test_one_shot_imports_neither_numba_nor_pandas(folders, mode, with_trees):
     assert result.stdout.splitlines()[-1] == "[]"
 
 
-def test_optimal_file_name_is_the_artifacts(plain):
+def test_optimal_file_names_are_the_artifacts(plain):
     assert assistant_data.OPTIMAL_OPENERS_FILE == optimal.OPENERS_FILE
+    assert assistant_data.OPTIMAL_TREES_FILE == optimal.TREES_FILE

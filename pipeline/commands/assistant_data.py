@@ -48,6 +48,7 @@ BENCHMARKED = {False: ("opener_benchmark", "greedy_entropy"), True: ("greedy_ent
 # named here so that its absence is known without importing that module and, through
 # it, pyarrow.compute (30 ms of a one-shot answer).
 OPTIMAL_OPENERS_FILE = "optimal_openers.parquet"
+OPTIMAL_TREES_FILE = "optimal_trees.parquet"  # likewise pipeline.artifacts.optimal.TREES_FILE
 BUILD_HINT = (
     "run the pipeline to build it (see README.md), or point --data or WORDLE_DATA at a "
     "folder of built artifacts"
@@ -82,14 +83,19 @@ class Data:
     entropy_answers: np.ndarray
     entropy_prior: np.ndarray
     buckets: np.ndarray  # distinct replies of each guess over the answers
+    missing: list[str] = field(default_factory=list)  # optional files looked for, absent
     _cache: dict = field(default_factory=dict, repr=False)
 
     def path(self, name: str, required: bool = True) -> Path | None:
+        """`name` in the folder; a missing optional file is None, and remembered so that
+        the answer can say what it did without."""
         path = self.folder / name
         if path.is_file():
             return path
         if required:
             raise ArtifactError(f"{path} is missing: {BUILD_HINT}")
+        if name not in self.missing:
+            self.missing.append(name)
         return None
 
     def _cached(self, key: object, read):
@@ -165,11 +171,11 @@ class Data:
         return self._cached(("tree", hard, opener), lambda: self._read_tree(hard, opener))
 
     def _read_tree(self, hard: bool, opener: int) -> Tree | None:
-        from pipeline.artifacts import optimal as optimal_artifact
-
-        path = self.path(optimal_artifact.TREES_FILE, required=False)
+        path = self.path(OPTIMAL_TREES_FILE, required=False)
         if path is None:
             return None
+        from pipeline.artifacts import optimal as optimal_artifact
+
         mode = "hard" if hard else "normal"
         table = optimal_artifact.read_tree(path, mode, self.index.words[opener])
         if table.num_rows == 0:

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from pipeline.commands.assistant_data import OPTIMAL_TREES_FILE
 from pipeline.commands.assistant_game import MAX_GUESSES, SOURCES, Advisor, State, Table, Turn
 
 SCORE_RULE = (
@@ -49,7 +50,7 @@ class Report:
     mode: str  # answers or prior
     hard: bool
     curve: str  # the score model strategy F comes from
-    optimal_trees: bool  # optimal trees are stored for this mode
+    optimal_trees: bool  # optimal trees are stored for this mode, and their file is there
     turns: list[Rating]
     solved: bool
     game_over: bool
@@ -60,6 +61,7 @@ class Report:
     remaining: list[tuple[str, float]]  # (word, probability), most likely first
     suggestions: list[Row]
     notes: list[str]
+    missing_files: list[str]  # optional artifacts looked for and not found
 
 
 def _row(advisor: Advisor, table: Table, position: int) -> Row:
@@ -107,12 +109,20 @@ def build(
     over = solved or len(turns) >= MAX_GUESSES
     words = advisor.data.index.words
     order = np.lexsort((np.arange(final.candidates.size), -final.weights)).tolist()
-    stored = advisor.data.optimal_openers(advisor.hard) is not None
+    data = advisor.data
+    stored = data.optimal_openers(advisor.hard) is not None
+    trees = stored and data.path(OPTIMAL_TREES_FILE, required=False) is not None
     notes = []
     if not advisor.prior and not stored:
         notes.append(
             "no optimal trees are stored (optimal_openers.parquet): every E is a benchmark "
             "measurement or a score-model estimate"
+        )
+    elif not advisor.prior and not trees:
+        notes.append(
+            f"{OPTIMAL_TREES_FILE} is missing: no stored optimal tree is followed, so after "
+            "the opener every E and the order are benchmark measurements or score-model "
+            "estimates"
         )
     return Report(
         version=version,
@@ -120,7 +130,7 @@ def build(
         mode="prior" if advisor.prior else "answers",
         hard=advisor.hard,
         curve=advisor.curve.strategy,
-        optimal_trees=stored,
+        optimal_trees=trees,
         turns=ratings,
         solved=solved,
         game_over=over,
@@ -131,6 +141,7 @@ def build(
         remaining=[(words[final.candidates[i]], float(final.weights[i])) for i in order],
         suggestions=[] if over else suggestions(advisor, final),
         notes=notes,
+        missing_files=list(data.missing),
     )
 
 
