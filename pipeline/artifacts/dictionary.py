@@ -1,0 +1,184 @@
+"""The data dictionary (`docs/data-dictionary.md`), rendered from the artifacts' schemas.
+
+Every column's Arrow type and description come from the very schemas the writers use,
+which are also what the Parquet files and `datapackage.json` describe, so the dictionary
+cannot say something the data does not. Regenerate it after changing a schema:
+
+    python -m pipeline.artifacts.dictionary > docs/data-dictionary.md
+
+`tests/test_data_dictionary.py` fails while the committed file is stale.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+from pipeline.artifacts import benchmark, commonness, entropy, openers, optimal, words
+from pipeline.artifacts.layout import DERIVED
+from pipeline.artifacts.parquet import METADATA_PREFIX, field_descriptions
+from pipeline.artifacts.patterns import INDEX_FILE
+
+COMMAND = "python -m pipeline.artifacts.dictionary > docs/data-dictionary.md"
+
+
+@dataclass(frozen=True)
+class Table:
+    """One Parquet artifact: its file, what a row is and how rows are ordered, its schema."""
+
+    file: str
+    about: str
+    schema: pa.Schema
+
+
+TABLES = (
+    Table(
+        words.FILE,
+        "The word index: one row per allowed guess, sorted by word. Its order is the row "
+        "order (guesses) and the column order (answers) of every matrix.",
+        words.SCHEMA,
+    ),
+    Table(
+        commonness.FILE,
+        "How common each word is: one row per allowed guess, in `word_id` order.",
+        commonness.SCHEMA,
+    ),
+    Table(
+        entropy.ENTROPY_FILE,
+        "How much each guess tells you: one row per guess, in `word_id` order. Entropies "
+        "are in bits.",
+        entropy.ENTROPY_SCHEMA,
+    ),
+    Table(
+        entropy.DISTRIBUTION_FILE,
+        "Every guess's reply distribution over the answer list, long format, only the "
+        "replies that occur; sorted by `word_id`, then `pattern_id`.",
+        entropy.DISTRIBUTION_SCHEMA,
+    ),
+    Table(
+        openers.OPENERS_FILE,
+        "The two-step opener ranking: one row per (mode, opener), sorted by mode, then rank.",
+        openers.OPENERS_SCHEMA,
+    ),
+    Table(
+        openers.SECOND_GUESSES_FILE,
+        "The recommended second guess for every opener and every reply it can receive; "
+        "sorted by (mode, opener_id, pattern_id) in row groups of "
+        f"{openers.SECOND_GUESS_ROW_GROUP} rows, so filtering one opener reads one or two.",
+        openers.SECOND_GUESSES_SCHEMA,
+    ),
+    Table(
+        benchmark.GAMES_FILE,
+        "The solver benchmark: one row per game (strategy, opener, answer), sorted by "
+        "strategy, opener and answer.",
+        benchmark.GAMES_SCHEMA,
+    ),
+    Table(
+        benchmark.SUMMARY_FILE,
+        "One row per strategy, and one per opener for `opener_benchmark`.",
+        benchmark.summary_schema(6),
+    ),
+    Table(
+        benchmark.SCORE_MODEL_FILE,
+        "The uncertainty map: for each strategy and bin of remaining uncertainty, the "
+        "guesses still needed.",
+        benchmark.SCORE_MODEL_SCHEMA,
+    ),
+    Table(
+        optimal.OPENERS_FILE,
+        "Proven-optimal decision trees, one row per (mode, opener), sorted by mode, then opener.",
+        optimal.OPENERS_SCHEMA,
+    ),
+    Table(
+        optimal.TREES_FILE,
+        "One row per node (a guess the tree can play) of each optimal tree; one row group "
+        "per tree, sorted by (mode, opener), then node.",
+        optimal.TREES_SCHEMA,
+    ),
+)
+
+OTHER_FILES = (
+    (
+        f"patterns/{INDEX_FILE}",
+        "the pattern matrix's index: shape, dtype, word length, `chunk_rows`, the sha256 of "
+        "`words.parquet`, and per chunk its file, row range, shape, dtype, sha256 and size",
+    ),
+    (
+        "patterns/chunk-NNNN.npy.zst",
+        "rows of the guess x answer pattern matrix: one zstd frame holding a `.npy` array of "
+        "reply ids (sum of c_i * 3^i; c = 0 grey, 1 yellow, 2 green; uint8, or uint16 "
+        "beyond 5 letters)",
+    ),
+    (
+        "patterns_square/",
+        "the guess x guess matrix in the same format (only with `patterns.square: true`)",
+    ),
+    ("plots/*.png, tables/*.html", "the report's figures and tables"),
+    (
+        "datapackage.json",
+        "the Frictionless Data Package descriptor: every file's size and sha256, every "
+        "column's type and description, the sources, the effective config",
+    ),
+    (
+        "<file>.seal.json",
+        "each artifact's seal: its sha256 and the sha256s of the files it was built from",
+    ),
+)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _table(table: Table) -> list[str]:
+    descriptions = field_descriptions(table.schema)
+    lines = [
+        f"## `{table.file}`",
+        "",
+        table.about,
+        "",
+        "| column | Arrow type | null | description |",
+        "| --- | --- | --- | --- |",
+    ]
+    for field in table.schema:
+        null = "yes" if field.nullable else "no"
+        lines.append(
+            f"| `{field.name}` | `{_cell(str(field.type))}` | {null} "
+            f"| {_cell(descriptions[field.name])} |"
+        )
+    return [*lines, ""]
+
+
+def render() -> str:
+    """The whole of docs/data-dictionary.md."""
+    lines = [
+        "# Data dictionary",
+        "",
+        f"<!-- Generated from pipeline/artifacts/*.py by `{COMMAND}`; do not edit. -->",
+        "",
+        f"Every artifact is written to `{DERIVED}/`. The column descriptions below are the "
+        "ones each Parquet file carries in its field metadata and `datapackage.json` lists. "
+        "How the values are computed is in [artifacts.md](artifacts.md).",
+        "",
+        "Every Parquet file is zstd-compressed and carries key-value metadata: "
+        f"`{METADATA_PREFIX}inputs_sha256` (JSON, role -> sha256 of each input file), "
+        f"`{METADATA_PREFIX}config` (JSON, the stage's settings) and "
+        f"`{METADATA_PREFIX}version` (the package version).",
+        "",
+    ]
+    for table in TABLES:
+        lines += _table(table)
+    lines += ["## Other files", "", "| file | what |", "| --- | --- |"]
+    lines += [f"| `{name}` | {_cell(what)} |" for name, what in OTHER_FILES]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    sys.stdout.write(render())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
