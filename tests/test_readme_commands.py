@@ -1,4 +1,6 @@
-"""Every shell block of the README, run as written, in the order a user meets them.
+"""Every shell block of the README and of the guides that continue from its pipeline run
+(docs/operating.md, docs/assistant.md, docs/benchmarks.md), run as written, in the order a
+user meets them.
 
 The checkout sits beside `../shared/wordle-data`, as on the development machine, but that
 folder holds a small fixture (the tiny test lists plus every word the README's own
@@ -24,16 +26,29 @@ from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_COUNTS, REP
 from tests.workflow_helpers import copy_kernel_cache, copy_source, fixture_env
 
 README = REPO / "README.md"
+# The README, then the guides whose commands run in the folder its pipeline run built.
+GUIDES = tuple(REPO / "docs" / name for name in ("operating.md", "assistant.md", "benchmarks.md"))
+DOCUMENTS = (README, *GUIDES)
 TEST_COMMAND_MARK = "pytest"
 COLOURS = re.compile(r"^[BYGbyg]+$")
 
 
+def blocks_of(document: Path) -> list[str]:
+    return re.findall(r"```sh\n(.*?)```", document.read_text(), flags=re.DOTALL)
+
+
 def shell_blocks() -> list[str]:
-    return re.findall(r"```sh\n(.*?)```", README.read_text(), flags=re.DOTALL)
+    return [block for document in DOCUMENTS for block in blocks_of(document)]
+
+
+def documentation_text() -> str:
+    """The README and every page of docs/: the words the fixture lists must hold."""
+    pages = sorted((REPO / "docs").glob("*.md"))
+    return "\n".join(page.read_text() for page in (README, *pages))
 
 
 def example_games() -> list[list[tuple[str, str]]]:
-    """The (guess, colours) pairs of every `wordle-assist` call in the README's blocks."""
+    """The (guess, colours) pairs of every `wordle-assist` call in the documents' blocks."""
     games = []
     for block in shell_blocks():
         for line in block.splitlines():
@@ -72,10 +87,10 @@ def any_fitting_string(game: list[tuple[str, str]]) -> str:
 
 
 def readme_lists() -> tuple[list[str], list[str]]:
-    """Fixture lists grown by the README's words: every five-letter word it mentions is
-    allowed, and those that fit a README example game are answers too; a game that no such
+    """Fixture lists grown by the documentation's words: every five-letter word it mentions
+    is allowed, and those that fit an example game are answers too; a game that no such
     word fits gets the first string of letters that fits it."""
-    words = set(re.findall(r"\b[a-z]{5}\b", README.read_text()))
+    words = set(re.findall(r"\b[a-z]{5}\b", documentation_text()))
     mentioned = {word for word in words if not COLOURS.match(word)}
     pool = sorted(mentioned | set(FIXTURE_ANSWERS))
     codes = encode_words(pool)
@@ -132,9 +147,16 @@ def pinned_config(pins: dict[str, str]) -> dict:
 
 def test_the_test_command_is_what_ci_runs():
     tests = [block for block in shell_blocks() if TEST_COMMAND_MARK in block]
-    assert len(tests) == 1
+    assert len(tests) == 1 and tests[0] in blocks_of(README)
     ci_lines = (REPO / ".ci" / "run").read_text().strip().splitlines()
     assert tests[0].strip() == ci_lines[-1].strip()
+
+
+def test_every_guide_with_shell_blocks_is_run():
+    """A page of docs/ with commands to run is one of GUIDES, so none goes untested."""
+    with_commands = {page for page in (REPO / "docs").glob("*.md") if blocks_of(page)}
+    assert with_commands == set(GUIDES)
+    assert all(blocks_of(guide) for guide in GUIDES)
 
 
 def test_the_readme_games_are_fixture_games():
@@ -162,7 +184,7 @@ def test_every_readme_shell_block_runs_as_written(built, tmp_path):
             (project / name).write_bytes(source.read_bytes())
     (project / "config.yaml").write_text(yaml.safe_dump(pinned_config(pins)))
     blocks = [block for block in shell_blocks() if TEST_COMMAND_MARK not in block]
-    assert len(blocks) >= 5
+    assert len(blocks) >= 5 and len(blocks_of(README)) >= 3
     for number, block in enumerate(blocks):
         result = subprocess.run(
             ["bash", "-e", "-o", "pipefail", "-c", block],
@@ -173,6 +195,6 @@ def test_every_readme_shell_block_runs_as_written(built, tmp_path):
             timeout=1800,
         )
         output = f"{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
-        assert result.returncode == 0, f"README shell block {number}:\n{block}\n{output}"
+        assert result.returncode == 0, f"shell block {number}:\n{block}\n{output}"
     derived = project / "data" / "derived"
     assert (derived / "datapackage.json").is_file() and (project / "report.html").is_file()

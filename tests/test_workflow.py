@@ -19,7 +19,7 @@ from pipeline.artifacts.patterns import PatternMatrix
 from pipeline.artifacts.raw import read_provenance
 from pipeline.core.wordle import encode_words
 from pipeline.kernels.feedback import feedback_matrix
-from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS
+from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, REPO
 from tests.workflow_helpers import (
     SNAKEMAKE,
     artifact_files,
@@ -350,28 +350,37 @@ def test_killed_runs_resume_to_identical_artifacts(built, tmp_path):
     assert subprocess.run([*VERIFY, str(derived / "datapackage.json")]).returncode == 0
 
 
-def readme_examples() -> list[tuple[str, str]]:
-    """(language, code) of every fenced block in the README's section on other tools."""
-    text = (Path(__file__).parents[1] / "README.md").read_text()
-    section = text.split("## Using the artifacts from other tools", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```(python|sql)\n(.*?)```", section, flags=re.DOTALL)
+# The documents whose Python and SQL blocks must run as written on the artifacts.
+QUERY_DOCUMENTS = (REPO / "README.md", REPO / "docs" / "using-the-data.md")
 
 
-def test_readme_has_polars_and_duckdb_examples():
-    languages = [language for language, _ in readme_examples()]
-    assert languages.count("python") >= 2 and languages.count("sql") >= 2
+def examples_of(document: Path) -> list[tuple[str, str]]:
+    """(language, code) of every Python and SQL block of `document`."""
+    return re.findall(r"```(python|sql)\n(.*?)```", document.read_text(), flags=re.DOTALL)
 
 
-@pytest.mark.parametrize("number", range(len(readme_examples())))
-def test_readme_example_runs_as_written(built, number):
+def query_examples() -> list[tuple[str, str]]:
+    """The README's first query and every example of the guide to other tools."""
+    return [example for document in QUERY_DOCUMENTS for example in examples_of(document)]
+
+
+def test_the_documents_have_polars_and_duckdb_examples():
+    first_look = [language for language, _ in examples_of(QUERY_DOCUMENTS[0])]
+    guide = [language for language, _ in examples_of(QUERY_DOCUMENTS[1])]
+    assert first_look and set(first_look) <= {"python", "sql"}
+    assert guide.count("python") >= 2 and guide.count("sql") >= 2
+
+
+@pytest.mark.parametrize("number", range(len(query_examples())))
+def test_documented_query_runs_as_written(built, number):
     import duckdb
 
-    language, code = readme_examples()[number]
+    language, code = query_examples()[number]
     cwd = os.getcwd()
     os.chdir(built)
     try:
         if language == "python":
-            exec(compile(code, f"README example {number}", "exec"), {})
+            exec(compile(code, f"documented example {number}", "exec"), {})
         else:
             rows = duckdb.sql(code).fetchall()
             assert rows, "the query returned no rows"
