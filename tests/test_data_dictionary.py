@@ -28,6 +28,12 @@ def test_the_committed_dictionary_is_what_the_command_prints():
     )
 
 
+def test_the_types_are_the_ones_a_reader_of_the_file_sees():
+    games = dictionary.as_stored(dictionary.TABLES[6].schema)
+    assert str(games.field("guesses").type) == "list<element: string not null>"
+    assert str(games.field("n_guesses").type) == "int32" and not games.field("solved").nullable
+
+
 def test_every_column_of_every_table_has_one_row():
     text = dictionary.render()
     for table in dictionary.TABLES:
@@ -39,11 +45,16 @@ def test_every_column_of_every_table_has_one_row():
 @pytest.mark.slow
 def test_the_dictionary_describes_every_published_table_as_the_data_package_does(built):
     """The fixture build's datapackage.json, read from the files themselves, lists the same
-    tables, columns, Arrow types and descriptions as the dictionary."""
+    tables, columns, Arrow types, descriptions and required columns as the dictionary."""
     descriptor = json.loads((built / "data" / "derived" / "datapackage.json").read_text())
     published = {
         resource["path"]: [
-            (field["name"], field["arrowType"], field["description"])
+            (
+                field["name"],
+                field["arrowType"],
+                field["description"],
+                field.get("constraints", {}).get("required", False),
+            )
             for field in resource["schema"]["fields"]
         ]
         for resource in descriptor["resources"]
@@ -51,8 +62,13 @@ def test_the_dictionary_describes_every_published_table_as_the_data_package_does
     }
     described = {
         table.file: [
-            (field.name, str(field.type), (field.metadata or {})[b"description"].decode())
-            for field in table.schema
+            (
+                field.name,
+                str(field.type),
+                (field.metadata or {})[b"description"].decode(),
+                not field.nullable,
+            )
+            for field in dictionary.as_stored(table.schema)
         ]
         for table in dictionary.TABLES
     }

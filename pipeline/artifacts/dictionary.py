@@ -11,10 +11,12 @@ cannot say something the data does not. Regenerate it after changing a schema:
 
 from __future__ import annotations
 
+import io
 import sys
 from dataclasses import dataclass
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from pipeline.artifacts import benchmark, commonness, entropy, openers, optimal, words
 from pipeline.artifacts.layout import DERIVED
@@ -132,8 +134,17 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def as_stored(schema: pa.Schema) -> pa.Schema:
+    """The schema as a reader of the Parquet file sees it (and datapackage.json records it):
+    Parquet names a list's items `element`, where the writer's schema says `item`."""
+    buffer = io.BytesIO()
+    pq.write_table(schema.empty_table(), buffer)
+    return pq.read_schema(io.BytesIO(buffer.getvalue()))
+
+
 def _table(table: Table) -> list[str]:
-    descriptions = field_descriptions(table.schema)
+    stored = as_stored(table.schema)
+    descriptions = field_descriptions(stored)
     lines = [
         f"## `{table.file}`",
         "",
@@ -142,7 +153,7 @@ def _table(table: Table) -> list[str]:
         "| column | Arrow type | null | description |",
         "| --- | --- | --- | --- |",
     ]
-    for field in table.schema:
+    for field in stored:
         null = "yes" if field.nullable else "no"
         lines.append(
             f"| `{field.name}` | `{_cell(str(field.type))}` | {null} "
