@@ -197,7 +197,7 @@ def test_lint_reports_only_the_documented_exception(built):
     report = result.stdout + result.stderr
     linted = re.findall(r"^Lints for (rule \w+|snakefile \S+)", report, flags=re.MULTILINE)
     titles = set(re.findall(r"^\s+\* (.+?):?$", report, flags=re.MULTILINE))
-    # Explained in the README: rules run the installed `pipeline` package of the
+    # Explained in docs/operating.md: rules run the installed `pipeline` package of the
     # environment that runs Snakemake, so a per-rule conda environment does not apply.
     assert titles == {"Specify a conda environment or container for each rule."}
     assert all(item.startswith("rule ") for item in linted), linted
@@ -333,7 +333,7 @@ def _kill_when(checkout: Path, marker: Path, timeout: float = 180) -> None:
         time.sleep(0.02)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
-    # A hard kill leaves Snakemake's lock behind; the README tells operators to unlock.
+    # A hard kill leaves Snakemake's lock behind; docs/operating.md tells operators to unlock.
     snakemake(checkout, "--unlock")
 
 
