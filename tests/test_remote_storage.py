@@ -49,7 +49,7 @@ def s3_client(endpoint: str):
 
 
 def storage_args(endpoint: str) -> list[str]:
-    """The README's command-line flags for keeping everything in the bucket."""
+    """The command-line flags of docs/operating.md for keeping everything in the bucket."""
     return [
         "--default-storage-provider",
         "s3",

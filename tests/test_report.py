@@ -1,7 +1,7 @@
 """The Snakemake report of a fixture run, rendered in headless Chromium: the landing page,
 both tables and every plot are on screen from their top, each with its caption, category
 and label, and nothing needs the network. tests/report_browser.py does the rendering; run
-it by hand on a real report (see the README)."""
+it by hand on a real report (see docs/development.md)."""
 
 from __future__ import annotations
 

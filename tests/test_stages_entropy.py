@@ -101,7 +101,7 @@ def test_hand_example_schemas_and_provenance(hand):
     provenance = parquet.read_provenance(hand.distribution)
     assert set(provenance["inputs_sha256"]) == {"words", "patterns"}
     assert provenance["config"] == {}
-    # every column is described in the file, as the README promises
+    # every column is described in the file, as docs/data-dictionary.md promises
     schema = pq.read_schema(hand.entropy)
     assert all(schema.field(name).metadata[b"description"] for name in schema.names)
 

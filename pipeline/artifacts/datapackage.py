@@ -43,7 +43,7 @@ PROJECT_LICENSE = {
     "path": "https://opensource.org/licenses/MIT",
     "title": "MIT License (the pipeline's code; see LICENSE)",
 }
-# What is known of each upstream source's terms (the README explains them).
+# What is known of each upstream source's terms (docs/operating.md explains them).
 SOURCE_TERMS = {
     "allowed": "MIT (github.com/tabatkins/wordle-list)",
     "answers": "MIT (github.com/alex1770/wordle)",
