@@ -20,8 +20,8 @@ bound, shortcuts and three-pass evaluation of a guess, written afresh for numba:
 - a guess is scored in three passes over its classes: static bounds (cut as soon as the
   total reaches beta), then cheap exact values (memo, candidate shortcuts), then full
   searches of the remaining classes, smallest first;
-- solved nodes and proven lower bounds go to an exact memo (search_memo), and a cut-off
-  also bounds unions of classes that sibling guesses produce (search_infer).
+- solved nodes and proven lower bounds go to an exact memo (memo), and a cut-off
+  also bounds unions of classes that sibling guesses produce (infer).
 Not in Selby's program: a scan abandons a guess once its answers collide so often that
 its lb reaches beta; a node scans one guess per group that splits it alike (letters absent
 from H are interchangeable); the hard-mode memo keys on the constraint state (greens and
@@ -30,8 +30,8 @@ top_k > 0 tries only the first top_k guesses of that order (plus the shortcuts) 
 node: the value of a real tree, an upper bound, not a proof.
 
 Numba caches self- but not mutual recursion (numba issue #6061: segfault on reload), so
-node search and guess evaluation share one function. Per-depth buffers (search_context)
-replace every allocation; the innermost loops are the array helpers of search_partition.
+node search and guess evaluation share one function. Per-depth buffers (context)
+replace every allocation; the innermost loops are the array helpers of partition.
 """
 
 from __future__ import annotations
@@ -39,8 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pipeline.kernels.hard_mode import child_state, filter_allowed
-from pipeline.kernels.search_context import (
+from pipeline.kernels.optimal_search.context import (
     ID_BITS,
     ID_MASK,
     INF,
@@ -50,15 +49,15 @@ from pipeline.kernels.search_context import (
     P_MAXPAT,
     P_ROOT,
     P_TOPK,
-    REPLY_BLOCK,
     S_EVALS,
     S_NODES,
     S_SCANNED,
     S_SCANS,
 )
-from pipeline.kernels.search_infer import infer_bounds
-from pipeline.kernels.search_memo import memo_find, memo_hash, memo_store
-from pipeline.kernels.search_partition import (
+from pipeline.kernels.optimal_search.hard_state import child_state, filter_allowed
+from pipeline.kernels.optimal_search.infer import infer_bounds
+from pipeline.kernels.optimal_search.memo import memo_find, memo_hash, memo_store
+from pipeline.kernels.optimal_search.partition import (
     candidate_split,
     class_stats,
     distinct_guesses,
@@ -66,6 +65,7 @@ from pipeline.kernels.search_partition import (
     sort_by_size,
     split_by_reply,
 )
+from pipeline.kernels.optimal_search.tuning import REPLY_BLOCK
 
 
 @njit(cache=True, nogil=True)

@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pipeline.kernels.search_context import INF, P_HARD, P_MAXG
-from pipeline.kernels.search_memo import memo_hash, memo_store
+from pipeline.kernels.optimal_search.context import INF, P_HARD, P_MAXG
+from pipeline.kernels.optimal_search.memo import memo_hash, memo_store
 
 
 @njit(cache=True, nogil=True)

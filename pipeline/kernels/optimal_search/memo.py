@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from pipeline.core.wordle import ALPHABET_SIZE
+from pipeline.kernels.optimal_search.tuning import MEMO_LOAD_PERCENT
 
 Memo = namedtuple(
     "Memo",
@@ -27,7 +28,6 @@ Memo = namedtuple(
 ENTRIES, POOL_USED, CLEARS, HITS, ANSWERS_AT, GREEN_AT, MINS_AT = range(7)  # meta slots
 MAX_REM = 32  # Zobrist words reserved for "guesses left"
 _MAX_COUNT = 8  # Zobrist words per letter for its minimum count (larger counts share one)
-_LOAD_PERCENT = 60  # clear when more than this share of the slots is used
 
 
 def new_memo(n_answers: int, length: int, slots_log2: int, pool_size: int) -> Memo:
@@ -130,7 +130,7 @@ def memo_store(memo, h, rem, answers, green, mins, hard, low, high, best) -> Non
     n = answers.shape[0]
     size = n + (green.shape[0] + ALPHABET_SIZE if hard else 0)
     slots = memo.hashes.shape[0]
-    if memo.meta[ENTRIES] * 100 >= slots * _LOAD_PERCENT or (
+    if memo.meta[ENTRIES] * 100 >= slots * MEMO_LOAD_PERCENT or (
         memo.meta[POOL_USED] + size > memo.pool.shape[0]
     ):
         _clear(memo)

@@ -4,7 +4,7 @@
 over the answer list (answers uniform, the winning guess counts, at most `max_guesses`
 guesses per answer), in normal mode or NYT hard mode, and returns it with its proof
 status; `solve_openers` does several openers with one shared memo. The search kernel
-lives in `search_core` (design notes there; after Alex Selby's wordle.cpp). `top_k`
+lives in `recursion` (design notes there; after Alex Selby's wordle.cpp). `top_k`
 restricts every node to its top_k guesses by the search order: much faster, and the
 result is the total of a real tree, so an upper bound (proven=False). `cutoff` stops as
 soon as the optimum is proven to be at least that (for ranking openers).
@@ -28,13 +28,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.core.wordle import ALPHABET_SIZE, encode_words
-from pipeline.kernels import search_context, search_core
 from pipeline.kernels.feedback import feedback_matrix
-from pipeline.kernels.hard_mode import child_state, filter_allowed
-from pipeline.kernels.search_context import build_context
-from pipeline.kernels.search_memo import MAX_REM
+from pipeline.kernels.optimal_search import context, recursion
+from pipeline.kernels.optimal_search.context import build_context
+from pipeline.kernels.optimal_search.hard_state import child_state, filter_allowed
+from pipeline.kernels.optimal_search.memo import MAX_REM
 
-# Longest words the search takes: pattern ids fit uint8 and hard_mode packs 5 bits per letter.
+# Longest words the search takes: pattern ids fit uint8 and hard_state packs 5 bits per letter.
 MAX_SEARCH_LENGTH = 5
 TREE_FIELDS = ("node_id", "parent_id", "pattern", "guess", "n_answers", "depth")
 WordLists = namedtuple("WordLists", ["words", "encoded", "matrix", "answer_rows"])
@@ -95,7 +95,7 @@ def _check_inputs(matrix, answer_rows, encoded, max_guesses, top_k, cutoff):
     if matrix.ndim != 2 or matrix.dtype != np.uint8:
         raise ValueError(f"matrix must be a 2-D uint8 (guesses, answers) array, not {matrix.dtype}")
     n_guesses, n_answers = matrix.shape
-    if n_answers == 0 or n_guesses >= 1 << search_context.ID_BITS:
+    if n_answers == 0 or n_guesses >= 1 << context.ID_BITS:
         raise ValueError(f"matrix shape {matrix.shape} is empty or has too many guesses")
     length = encoded.shape[1] if encoded.ndim == 2 else 0
     if encoded.ndim != 2 or encoded.shape[0] != n_guesses or not 1 <= length <= MAX_SEARCH_LENGTH:
@@ -114,7 +114,7 @@ def _check_inputs(matrix, answer_rows, encoded, max_guesses, top_k, cutoff):
         raise ValueError(f"max_guesses must be in 1..{MAX_REM - 1}, got {max_guesses}")
     if top_k is not None and int(top_k) < 1:
         raise ValueError(f"top_k must be None or a positive integer, got {top_k}")
-    if cutoff is not None and not 1 <= int(cutoff) < search_context.INF:
+    if cutoff is not None and not 1 <= int(cutoff) < context.INF:
         raise ValueError(f"cutoff must be None or a positive total, got {cutoff}")
     return (
         np.ascontiguousarray(matrix),
@@ -168,7 +168,7 @@ def solve_openers(
     )
     started = time.process_time()
     ctx = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), top_k)
-    limit = search_context.INF if cutoff is None else int(cutoff)
+    limit = context.INF if cutoff is None else int(cutoff)
     for opener in openers:
         if not 0 <= int(opener) < matrix.shape[0]:
             raise ValueError(f"opener must be a word row in 0..{matrix.shape[0] - 1}, got {opener}")
@@ -184,15 +184,15 @@ def _solve_one(ctx, matrix, encoded, opener, beta, started) -> OptimalResult:
     ctx.stats[:] = 0
     n_answers = matrix.shape[1]
     ctx.part[-1, :n_answers] = np.arange(n_answers, dtype=np.int32)
-    value = int(search_core.search_entry(ctx, 0, n_answers, beta, opener))
+    value = int(recursion.search_entry(ctx, 0, n_answers, beta, opener))
     static = root_bound(matrix, opener, 3 ** encoded.shape[1] - 1)
-    max_guesses = int(ctx.params[search_context.P_MAXG])
-    top_k = int(ctx.params[search_context.P_TOPK]) or None
-    hard = bool(ctx.params[search_context.P_HARD])
+    max_guesses = int(ctx.params[context.P_MAXG])
+    top_k = int(ctx.params[context.P_TOPK]) or None
+    hard = bool(ctx.params[context.P_HARD])
     settings = {"opener": opener, "hard": hard, "max_guesses": max_guesses, "top_k": top_k}
-    nodes = int(ctx.stats[search_context.S_NODES])
+    nodes = int(ctx.stats[context.S_NODES])
     if value >= beta:
-        if value >= search_context.INF:
+        if value >= context.INF:
             mode = "hard" if hard else "normal"
             reason = f"no tree wins every answer within {max_guesses} guesses in {mode} mode"
             low = None
@@ -221,7 +221,7 @@ def _solve_one(ctx, matrix, encoded, opener, beta, started) -> OptimalResult:
 
 def root_bound(matrix: np.ndarray, opener: int, all_green: int) -> int:
     """Static lower bound of an opener's total: 1 for the all-green class, and a class of c
-    other answers at least 2, 5 or 3c - 1 guesses for c = 1, 2, >= 3 (see search_core)."""
+    other answers at least 2, 5 or 3c - 1 guesses for c = 1, 2, >= 3 (see recursion)."""
     sizes = np.bincount(matrix[opener], minlength=all_green + 1)
     bound = int(sizes[all_green])
     for size in sizes[:all_green][sizes[:all_green] > 0]:
@@ -232,10 +232,10 @@ def root_bound(matrix: np.ndarray, opener: int, all_green: int) -> int:
 def _extract_tree(ctx, matrix, opener, hard, canonical) -> tuple[dict, tuple[int, ...]]:
     """Walk the solved tree depth-first; each node re-asks the (memoised) search."""
     n_answers = matrix.shape[1]
-    all_green = int(ctx.params[search_context.P_ALLGREEN])
+    all_green = int(ctx.params[context.P_ALLGREEN])
     length = ctx.letters.shape[1]
     rows = []
-    solved = [0] * int(ctx.params[search_context.P_MAXG])
+    solved = [0] * int(ctx.params[context.P_MAXG])
     root = (-1, -1, 0, np.arange(n_answers, dtype=np.int32), ctx.allowed[0].copy(),
             np.full(length, -1, np.int32), np.zeros(ALPHABET_SIZE, np.int32))  # fmt: skip
     stack = [root]
@@ -269,7 +269,7 @@ def _node_guess(ctx, depth, answers, allowed, green, mins, canonical) -> int:
     ctx.n_allowed[depth] = len(allowed)
     ctx.green[depth] = green
     ctx.mins[depth] = mins
-    guess = int(search_core.tree_guess(ctx, depth, len(answers), canonical))
+    guess = int(recursion.tree_guess(ctx, depth, len(answers), canonical))
     if guess < 0:
         raise AssertionError(f"no optimal guess at a solved node (depth {depth})")
     return guess

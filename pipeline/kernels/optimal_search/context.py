@@ -13,15 +13,18 @@ from collections import namedtuple
 import numpy as np
 
 from pipeline.core.wordle import ALPHABET_SIZE
-from pipeline.kernels.hard_mode import packed_words, pattern_digits
-from pipeline.kernels.search_memo import new_memo
+from pipeline.kernels.optimal_search.hard_state import packed_words, pattern_digits
+from pipeline.kernels.optimal_search.memo import new_memo
+from pipeline.kernels.optimal_search.tuning import (
+    MEMO_POOL,
+    MEMO_SLOTS_LOG2,
+    REPLY_BLOCK,
+    SEEN_SLOTS_LOG2,
+)
 
 INF = 1 << 29  # the value of a node that no tree solves within the depth limit
 ID_BITS = 20  # the low bits of an ordering key hold the guess row
 ID_MASK = (1 << ID_BITS) - 1
-REPLY_BLOCK = 256  # guesses whose replies are gathered at once (256 * n bytes stay in cache)
-MEMO_SLOTS_LOG2 = 21  # 2M memo slots (48 MB)
-MEMO_POOL = 1 << 25  # 32M answer ids of memo keys (128 MB)
 # params slots: depth limit, top_k (0 = all), hard mode, all-green id, number of patterns,
 # most replies any guess gets, depth of the node the current call started from
 P_MAXG, P_TOPK, P_HARD, P_ALLGREEN, P_NPAT, P_MAXPAT, P_ROOT = range(7)
@@ -50,7 +53,7 @@ SearchContext = namedtuple(
         "lbs",  # (D + 1, G) int64 lower bound per guess row at each depth
         "allowed",  # (D + 1, G) int32 guess rows worth scoring at each depth
         "answer_letters",  # (A,) int64 set of the letters of each answer (bit a = letter a)
-        "seen",  # (2**15,) int64 hash set of projected guesses (distinct_guesses)
+        "seen",  # (2**SEEN_SLOTS_LOG2,) int64 hash set of projected guesses (distinct_guesses)
         "seen_generation",  # (1,) int64 the current generation
         "n_allowed",  # (D + 1,) int64
         "green",  # (D + 1, L) int32 hard-mode state: green letter per position or -1
@@ -59,10 +62,10 @@ SearchContext = namedtuple(
         "best",  # (D + 1,) int64 an optimal guess of the last node solved at depth d
         "revealed",  # (26,) int32 scratch for hard mode
         "replies",  # (REPLY_BLOCK * A,) uint8 replies of a block of guesses to H
-        "merged",  # (A,) int32 scratch: a union of classes (search_infer)
+        "merged",  # (A,) int32 scratch: a union of classes (infer)
         "params",  # int64 settings (P_* slots)
         "stats",  # int64 counters (S_* slots)
-        "memo",  # search_memo.Memo
+        "memo",  # memo.Memo
     ],
 )
 
@@ -102,7 +105,7 @@ def build_context(matrix, answer_rows, encoded, hard, max_guesses, top_k) -> Sea
         lbs=np.zeros(per_guess, dtype=np.int64),
         allowed=allowed,
         answer_letters=letter_sets(encoded[answer_rows]),
-        seen=np.zeros(1 << 15, dtype=np.int64),
+        seen=np.zeros(1 << SEEN_SLOTS_LOG2, dtype=np.int64),
         seen_generation=np.zeros(1, dtype=np.int64),
         n_allowed=n_allowed,
         green=np.full((depths, length), -1, dtype=np.int32),
