@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from pipeline.kernels.optimal_search import TREE_FIELDS, prepare_lists, solve_opener, solve_openers
+from pipeline.kernels.optimal_search.tuning import MECHANISMS
 from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS
 from tests.tree_check import check_tree
 
@@ -137,11 +138,11 @@ def brute(case, hard):
     return _BRUTE[case, hard]
 
 
-def solve(case, opener, hard, max_guesses=6, top_k=None, cutoff=None):
+def solve(case, opener, hard, max_guesses=6, top_k=None, cutoff=None, off=()):
     w = lists(case)
     return solve_opener(
         w.matrix, w.answer_rows, w.encoded, opener,
-        hard=hard, max_guesses=max_guesses, top_k=top_k, cutoff=cutoff,
+        hard=hard, max_guesses=max_guesses, top_k=top_k, cutoff=cutoff, off=off,
     )  # fmt: skip
 
 
@@ -175,6 +176,56 @@ def test_search_equals_brute_force(case, hard):
             assert sum((i + 1) * c for i, c in enumerate(result.counts)) == expected
             assert result.deepest == max(result.depth) <= max_guesses
             assert result.guess[0] == opener and result.depth[0] == 1
+
+
+# Each pruning mechanism alone (every other one off), none, and all of them.
+SWITCHES = {
+    "all-on": (),
+    "all-off": MECHANISMS,
+    **{f"{name}-alone": tuple(m for m in MECHANISMS if m != name) for name in MECHANISMS},
+}
+
+
+_SOLVED: dict = {}
+
+
+def solved_under(off, hard):
+    """(case, max_guesses, opener, result) over the small cases, with `off` switched off."""
+    if (off, hard) not in _SOLVED:
+        _SOLVED[off, hard] = [
+            (case, max_guesses, opener, solve(case, opener, hard, max_guesses, off=off))
+            for case in ("random", "two-families")
+            for max_guesses in (4, 6)
+            for opener in openers(case)
+        ]
+    return _SOLVED[off, hard]
+
+
+@pytest.mark.parametrize("switch", sorted(SWITCHES))
+@pytest.mark.parametrize("hard", [False, True], ids=["normal", "hard"])
+def test_each_pruning_alone_equals_brute_force(switch, hard):
+    """Switched off, a pruning changes the work (search nodes), never the result: the
+    proven total is brute force's and the tree is the one every pruning on gives."""
+    solved = solved_under(SWITCHES[switch], hard)
+    everything = solved_under((), hard)
+    for (case, max_guesses, opener, result), (*_, default) in zip(solved, everything, strict=True):
+        expected = brute(case, hard).opener(opener, max_guesses)
+        assert result.proven and result.nodes > 0
+        if expected == INF:
+            assert result.total is None and result.lower_bound is None
+            continue
+        assert result.total == expected == default.total
+        assert valid_total(result, case, hard, max_guesses) == expected
+        for name in TREE_FIELDS:
+            assert np.array_equal(getattr(result, name), getattr(default, name))
+    if switch != "all-off":
+        nothing = solved_under(MECHANISMS, hard)
+        assert [r.nodes for *_, r in solved] != [r.nodes for *_, r in nothing]
+
+
+def test_unknown_pruning_is_refused():
+    with pytest.raises(ValueError, match="unknown pruning"):
+        solve("fixture", 0, False, off=("memo", "bounds"))
 
 
 def test_cases_are_not_trivial():

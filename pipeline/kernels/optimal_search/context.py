@@ -26,8 +26,9 @@ INF = 1 << 29  # the value of a node that no tree solves within the depth limit
 ID_BITS = 20  # the low bits of an ordering key hold the guess row
 ID_MASK = (1 << ID_BITS) - 1
 # params slots: depth limit, top_k (0 = all), hard mode, all-green id, number of patterns,
-# most replies any guess gets, depth of the node the current call started from
-P_MAXG, P_TOPK, P_HARD, P_ALLGREEN, P_NPAT, P_MAXPAT, P_ROOT = range(7)
+# most replies any guess gets, depth of the node the current call started from, the
+# pruning mechanisms switched on (tuning.F_* bits)
+P_MAXG, P_TOPK, P_HARD, P_ALLGREEN, P_NPAT, P_MAXPAT, P_ROOT, P_FLAGS = range(8)
 # stats slots: nodes entered, full guess scans, (guess, answer) pairs scanned, guesses scored
 S_NODES, S_SCANS, S_SCANNED, S_EVALS = range(4)
 
@@ -70,7 +71,7 @@ SearchContext = namedtuple(
 )
 
 
-def build_context(matrix, answer_rows, encoded, hard, max_guesses, top_k) -> SearchContext:
+def build_context(matrix, answer_rows, encoded, hard, max_guesses, top_k, flags) -> SearchContext:
     """Every buffer one search uses, for checked inputs (see optimal_search)."""
     n_guesses, n_answers = matrix.shape
     length = encoded.shape[1]
@@ -80,6 +81,7 @@ def build_context(matrix, answer_rows, encoded, hard, max_guesses, top_k) -> Sea
     params[[P_MAXG, P_TOPK, P_HARD]] = max_guesses, top_k or 0, int(hard)
     params[[P_ALLGREEN, P_NPAT]] = n_patterns - 1, n_patterns
     params[P_MAXPAT] = max_replies(matrix, n_patterns)
+    params[P_FLAGS] = flags
     allowed = np.zeros((depths, n_guesses), dtype=np.int32)
     allowed[0] = np.arange(n_guesses, dtype=np.int32)
     n_allowed = np.zeros(depths, dtype=np.int64)

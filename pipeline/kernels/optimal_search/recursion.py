@@ -27,11 +27,13 @@ its lb reaches beta; a node scans one guess per group that splits it alike (lett
 from H are interchangeable); the hard-mode memo keys on the constraint state (greens and
 minimum letter counts), not the allowed words, so lookups need no filtering.
 top_k > 0 tries only the first top_k guesses of that order (plus the shortcuts) at each
-node: the value of a real tree, an upper bound, not a proof.
+node: the value of a real tree, an upper bound, not a proof. Each pruning can be switched
+off (the flags of params[P_FLAGS]; tuning names them all and says when each applies).
 
 Numba caches self- but not mutual recursion (numba issue #6061: segfault on reload), so
 node search and guess evaluation share one function. Per-depth buffers (context)
-replace every allocation; the innermost loops are the array helpers of partition.
+replace every allocation; a node's one scan of its guesses is in scan, the innermost
+loops are the array helpers of partition.
 """
 
 from __future__ import annotations
@@ -40,7 +42,6 @@ import numpy as np
 from numba import njit
 
 from pipeline.kernels.optimal_search.context import (
-    ID_BITS,
     ID_MASK,
     INF,
     P_ALLGREEN,
@@ -48,102 +49,34 @@ from pipeline.kernels.optimal_search.context import (
     P_MAXG,
     P_MAXPAT,
     P_ROOT,
-    P_TOPK,
     S_EVALS,
     S_NODES,
-    S_SCANNED,
-    S_SCANS,
 )
-from pipeline.kernels.optimal_search.hard_state import child_state, filter_allowed
+from pipeline.kernels.optimal_search.hard_state import child_state
 from pipeline.kernels.optimal_search.infer import infer_bounds
 from pipeline.kernels.optimal_search.memo import memo_find, memo_hash, memo_store
 from pipeline.kernels.optimal_search.partition import (
     candidate_split,
     class_stats,
-    distinct_guesses,
     gather_replies,
     sort_by_size,
     split_by_reply,
 )
-from pipeline.kernels.optimal_search.tuning import REPLY_BLOCK
-
-
-@njit(cache=True, nogil=True)
-def _trivial(n: int, rem: int, beta: int) -> int:
-    """Value (or a bound >= beta) settled without looking at any guess, else -1."""
-    if rem <= 0:
-        return INF
-    if 2 * n - 1 >= beta:
-        return 2 * n - 1
-    if n == 1:
-        return 1
-    if rem <= 1:
-        return INF
-    if n == 2:
-        return 3
-    return -1
-
-
-@njit(cache=True, nogil=True)
-def _scan(ctx, depth, answers, allowed, beta):
-    """Score every allowed guess once: (status, value, count, low_skipped).
-
-    status 1: the node is settled, value exact (best guess in ctx.best[depth]).
-    status 0: value is a lower bound of the node, and keys[depth, :count] holds the guesses
-    to try, sorted; low_skipped bounds the guesses left out because lb >= beta.
-    """
-    n = answers.shape[0]
-    all_green = ctx.params[P_ALLGREEN]
-    top_k = ctx.params[P_TOPK]
-    keys = ctx.keys[depth]
-    lbs = ctx.lbs[depth]
-    lb_min = INF
-    ub = INF
-    good = -1
-    count = 0
-    low_skipped = INF
-    ctx.stats[S_SCANS] += 1
-    ctx.stats[S_SCANNED] += n * allowed.shape[0]
-    # lb = 3n - k - hit < beta needs k >= 3n - beta; with two guesses left only singletons do
-    max_collisions = n if top_k > 0 else beta - 2 * n
-    if ctx.params[P_MAXG] - depth <= 2:
-        max_collisions = 0
-    block = REPLY_BLOCK
-    for i in range(allowed.shape[0]):
-        if i % block == 0:
-            gather_replies(ctx.mt, answers, allowed[i : i + block], ctx.replies)
-        guess = allowed[i]
-        at = (i % block) * n
-        k, s2, hit = class_stats(ctx.replies[at : at + n], ctx.cnt, all_green, max_collisions)
-        if k < 0:  # lb >= beta
-            lb_min = min(lb_min, beta)
-            low_skipped = min(low_skipped, beta)
-            continue
-        if k == n and hit == 0:  # singletons, and no candidate does as well (checked before)
-            ctx.best[depth] = guess
-            return 1, 2 * n, 0, INF
-        lb = 3 * n - k - hit
-        lb_min = min(lb_min, lb)
-        if s2 == 3 * n - 2 * k and lb < ub:  # all classes <= 2: lb is exact
-            ub = lb
-            good = guess
-        if k == 1:  # one class: wastes a guess
-            continue
-        if top_k == 0 and lb >= beta:
-            low_skipped = min(low_skipped, lb)
-            continue
-        lbs[guess] = lb
-        keys[count] = ((2 * s2 + n * lb) << ID_BITS) | guess
-        count += 1
-    if ctx.params[P_MAXG] - depth <= 2:  # no singleton split, so three guesses are needed
-        return 1, INF, 0, INF
-    if good >= 0 and ub == lb_min:
-        ctx.best[depth] = good
-        return 1, ub, 0, INF
-    keys[:count].sort()
-    if top_k > 0 and count > top_k:
-        count = top_k
-    return 0, lb_min, count, low_skipped
+from pipeline.kernels.optimal_search.scan import (
+    node_allowed,
+    scan_guesses,
+    switched_on,
+    trivial_value,
+)
+from pipeline.kernels.optimal_search.tuning import (
+    F_CHEAP_PASS,
+    F_CLASS_BOUNDS,
+    F_GUESS_BOUND,
+    F_INFERRED,
+    F_MEMO,
+    F_SHORTCUTS,
+    F_SMALLEST_FIRST,
+)
 
 
 @njit(cache=True, nogil=True)
@@ -160,7 +93,8 @@ def _static_bounds(ctx, depth):
     """Pass 1: a bound per class of the last partition at `depth`; (total, classes >= 3).
 
     Final class 1; singleton 2; pair 5; c >= 3 at least 3c - 1 (Selby: plus c - P when a
-    guess has at most P replies). Classes that cannot finish in the guesses left are INF.
+    guess has at most P replies), or c with class_bounds off. Classes that cannot finish
+    in the guesses left are INF.
     """
     sizes = ctx.cls_size[depth]
     classes = ctx.cls_list[depth]
@@ -168,6 +102,7 @@ def _static_bounds(ctx, depth):
     pending = ctx.cls_pend[depth]
     rem = ctx.params[P_MAXG] - depth - 1  # guesses left after this one
     max_replies = ctx.params[P_MAXPAT]
+    bounded = switched_on(ctx, F_CLASS_BOUNDS)
     total = 0
     n_pending = 0
     for i in range(ctx.cls_n[depth]):
@@ -182,33 +117,12 @@ def _static_bounds(ctx, depth):
         elif c == 2:
             b = 5
         else:
-            b = 3 * c - 1 + max(0, c - max_replies)
+            b = 3 * c - 1 + max(0, c - max_replies) if bounded else c
             pending[n_pending] = p
             n_pending += 1
         bound[p] = b
         total = min(total + b, INF)
     return total, n_pending
-
-
-@njit(cache=True, nogil=True)
-def _node_allowed(ctx, depth, answers):
-    """The guesses worth scoring at this node, derived from the parent's on demand: in hard
-    mode those that obey the last reply; then one guess per group that splits H alike."""
-    if depth > ctx.params[P_ROOT]:
-        source = ctx.allowed[depth - 1, : ctx.n_allowed[depth - 1]]
-        out = ctx.allowed[depth]
-        if ctx.params[P_HARD] != 0:
-            guess, pattern = ctx.edge[depth - 1, 0], ctx.edge[depth - 1, 1]
-            kept = filter_allowed(source, ctx.packed, ctx.letters, ctx.digits, guess, pattern, out)
-            source = out[:kept]
-        present = np.int64(0)
-        for h in answers:
-            present |= ctx.answer_letters[h]
-        ctx.seen_generation[0] += 1
-        ctx.n_allowed[depth] = distinct_guesses(
-            source, ctx.letters, present, ctx.seen, ctx.seen_generation[0], out
-        )
-    return ctx.allowed[depth, : ctx.n_allowed[depth]]
 
 
 @njit(cache=True, nogil=True)
@@ -223,6 +137,8 @@ def _enter_class(ctx, depth, guess, p) -> None:
 @njit(cache=True, nogil=True)
 def _remember(ctx, depth, answers, key, low, high, best) -> None:
     """Store bounds of this node in the memo (nodes with n >= 3 and >= 2 guesses left)."""
+    if not switched_on(ctx, F_MEMO):
+        return
     rem = ctx.params[P_MAXG] - depth
     hard = ctx.params[P_HARD] != 0
     memo_store(
@@ -233,6 +149,8 @@ def _remember(ctx, depth, answers, key, low, high, best) -> None:
 @njit(cache=True, nogil=True)
 def _recall(ctx, depth, answers):
     """(hash key, memo slot or -1) of this node."""
+    if not switched_on(ctx, F_MEMO | F_INFERRED):
+        return np.uint64(0), -1
     rem = ctx.params[P_MAXG] - depth
     hard = ctx.params[P_HARD] != 0
     key = memo_hash(ctx.memo, rem, answers, ctx.green[depth], ctx.mins[depth], hard)
@@ -254,7 +172,7 @@ def _prologue(ctx, depth, answers, beta, fast):
     """
     n = answers.shape[0]
     rem = ctx.params[P_MAXG] - depth
-    value = _trivial(n, rem, beta)
+    value = trivial_value(n, rem, beta, switched_on(ctx, F_GUESS_BOUND))
     if value >= 0:
         if n <= 2:
             ctx.best[depth] = _small_best(ctx, answers)
@@ -266,13 +184,15 @@ def _prologue(ctx, depth, answers, beta, fast):
         if known == ctx.memo.highs[slot] or known >= beta:
             ctx.best[depth] = ctx.memo.bests[slot]
             return True, known, key, known
-    value, best = candidate_split(ctx.m, ctx.answer_rows, answers, ctx.cnt, rem)
-    if value >= 0:
-        _remember(ctx, depth, answers, key, value, value, best)
-        ctx.best[depth] = best
-        return True, value, key, known
-    if fast == 2:
-        return True, -1 - max(2 * n, known), key, known
+    shortcuts = switched_on(ctx, F_SHORTCUTS)
+    if shortcuts:
+        value, best = candidate_split(ctx.m, ctx.answer_rows, answers, ctx.cnt, rem)
+        if value >= 0:
+            _remember(ctx, depth, answers, key, value, value, best)
+            ctx.best[depth] = best
+            return True, value, key, known
+    if fast == 2:  # no candidate splits H into singletons: 2n (else 2n - 1)
+        return True, -1 - max(2 * n - 1 + shortcuts, known), key, known
     return False, 0, key, known
 
 
@@ -294,8 +214,9 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
             return total
         sizes, starts = ctx.cls_size[depth], ctx.cls_start[depth]
         bound, pending, part = ctx.cls_lb[depth], ctx.cls_pend[depth], ctx.part[depth]
-        still = np.int64(0)
-        for i in range(n_pending):  # pass 2: cheap exact values and better bounds
+        cheap = switched_on(ctx, F_CHEAP_PASS)
+        still = np.int64(0) if cheap else n_pending
+        for i in range(n_pending if cheap else 0):  # pass 2: cheap exact values and bounds
             p = pending[i]
             c = sizes[p]
             _enter_class(ctx, depth, guess, p)
@@ -311,7 +232,8 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
             total = min(total + bound[p], INF)
             if total >= beta:
                 return total
-        sort_by_size(pending, still, sizes)
+        if switched_on(ctx, F_SMALLEST_FIRST):
+            sort_by_size(pending, still, sizes)
         for i in range(still):  # pass 3: full searches, smallest classes first
             p = pending[i]
             c = sizes[p]
@@ -322,34 +244,36 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
             total = min(total + c + o, INF)
             if total >= beta:
                 bound[p] = min(c + o, INF)
-                infer_bounds(ctx, depth, p, o)
+                if switched_on(ctx, F_INFERRED):
+                    infer_bounds(ctx, depth, p, o)
                 return total
         return total
     ctx.stats[S_NODES] += 1
     done, value, key, known = _prologue(ctx, depth, answers, beta, fast)
     if done:
         return value
-    allowed = _node_allowed(ctx, depth, answers)
-    settled, low, count, low_skipped = _scan(ctx, depth, answers, allowed, beta)
+    allowed = node_allowed(ctx, depth, answers)
+    settled, low, count, low_skipped = scan_guesses(ctx, depth, answers, allowed, beta)
     if settled:
         _remember(ctx, depth, answers, key, low, low, ctx.best[depth])
         return low
     low = max(low, known)
-    if low >= beta:
+    bounded = switched_on(ctx, F_GUESS_BOUND)
+    if bounded and low >= beta:
         _remember(ctx, depth, answers, key, low, np.int64(INF), np.int64(-1))
         return low
     keys, lbs = ctx.keys[depth], ctx.lbs[depth]
     best = -1
     for i in range(count):
         g = keys[i] & ID_MASK
-        if lbs[g] >= beta:
+        if bounded and lbs[g] >= beta:
             low_skipped = min(low_skipped, lbs[g])
             continue
         value = search(ctx, depth, answers, beta, np.int64(0), g)
         if value < beta:
             beta = value
             best = g
-            if beta <= low:
+            if bounded and beta <= low:
                 break
         else:
             low_skipped = min(low_skipped, value)

@@ -7,7 +7,8 @@ status; `solve_openers` does several openers with one shared memo. The search ke
 lives in `recursion` (design notes there; after Alex Selby's wordle.cpp). `top_k`
 restricts every node to its top_k guesses by the search order: much faster, and the
 result is the total of a real tree, so an upper bound (proven=False). `cutoff` stops as
-soon as the optimum is proven to be at least that (for ranking openers).
+soon as the optimum is proven to be at least that (for ranking openers). `off` names
+pruning mechanisms to switch off (tuning.MECHANISMS): the same result, more slowly.
 
 Tree layout (flat arrays, one row per guess played, depth-first, children by pattern id):
 node_id (= row), parent_id (-1 at the root), pattern (the reply leading here; -1 at the
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections import namedtuple
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +34,7 @@ from pipeline.kernels.optimal_search import context, recursion
 from pipeline.kernels.optimal_search.context import build_context
 from pipeline.kernels.optimal_search.hard_state import child_state, filter_allowed
 from pipeline.kernels.optimal_search.memo import MAX_REM
+from pipeline.kernels.optimal_search.tuning import flags_without
 
 # Longest words the search takes: pattern ids fit uint8 and hard_state packs 5 bits per letter.
 MAX_SEARCH_LENGTH = 5
@@ -133,6 +135,7 @@ def solve_opener(
     max_guesses: int = 6,
     top_k: int | None = None,
     cutoff: int | None = None,
+    off: Collection[str] = (),
 ) -> OptimalResult:
     """Best decision tree starting with word row `opener` (exhaustive unless top_k is set).
 
@@ -142,6 +145,7 @@ def solve_opener(
     optimum is proven >= cutoff the search stops, with that bound and no tree.
     """
     options = {"hard": hard, "max_guesses": max_guesses, "top_k": top_k, "cutoff": cutoff}
+    options["off"] = off
     return next(solve_openers(matrix, answer_rows, encoded, [opener], **options))
 
 
@@ -156,6 +160,7 @@ def solve_openers(
     top_k: int | None = None,
     cutoff: int | None = None,
     running_cutoff: bool = False,
+    off: Collection[str] = (),
 ) -> Iterator[OptimalResult]:
     """solve_opener for each opener in turn, sharing one memo: node values do not depend on
     the opener, so later openers reuse earlier work (a batch on a cluster node, say).
@@ -166,8 +171,9 @@ def solve_openers(
     matrix, answer_rows, encoded = _check_inputs(
         matrix, answer_rows, encoded, max_guesses, top_k, cutoff
     )
+    flags = flags_without(frozenset(off))
     started = time.process_time()
-    ctx = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), top_k)
+    ctx = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), top_k, flags)
     limit = context.INF if cutoff is None else int(cutoff)
     for opener in openers:
         if not 0 <= int(opener) < matrix.shape[0]:

@@ -1,0 +1,155 @@
+"""A node's first look at its guesses, for the optimal search (see recursion).
+
+Which guesses a node scores (hard mode's filter, then one guess per group that splits
+its answers alike), the values settled before any guess is looked at, and the one scan
+that scores every guess once: its bound, the shortcuts, and the order to try them in.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pipeline.kernels.optimal_search.context import (
+    ID_BITS,
+    INF,
+    P_ALLGREEN,
+    P_FLAGS,
+    P_HARD,
+    P_MAXG,
+    P_ROOT,
+    P_TOPK,
+    S_SCANNED,
+    S_SCANS,
+)
+from pipeline.kernels.optimal_search.hard_state import filter_allowed
+from pipeline.kernels.optimal_search.partition import (
+    class_stats,
+    distinct_guesses,
+    gather_replies,
+)
+from pipeline.kernels.optimal_search.tuning import (
+    F_COLLISIONS,
+    F_DISTINCT,
+    F_GUESS_BOUND,
+    F_ONE_CLASS,
+    F_ORDER,
+    F_SHORTCUTS,
+    REPLY_BLOCK,
+)
+
+
+@njit(cache=True, nogil=True)
+def switched_on(ctx, flag) -> bool:
+    """Whether the pruning mechanism `flag` (a tuning.F_* bit) is switched on."""
+    return (ctx.params[P_FLAGS] & flag) != 0
+
+
+@njit(cache=True, nogil=True)
+def trivial_value(n: int, rem: int, beta: int, bounded: bool) -> int:
+    """Value (or a bound >= beta) settled without looking at any guess, else -1."""
+    if rem <= 0:
+        return INF
+    if bounded and 2 * n - 1 >= beta:
+        return 2 * n - 1
+    if n == 1:
+        return 1
+    if rem <= 1:
+        return INF
+    if n == 2:
+        return 3
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def scan_guesses(ctx, depth, answers, allowed, beta):
+    """Score every allowed guess once: (status, value, count, low_skipped).
+
+    status 1: the node is settled, value exact (best guess in ctx.best[depth]).
+    status 0: value is a lower bound of the node, and keys[depth, :count] holds the guesses
+    to try, sorted; low_skipped bounds the guesses left out because lb >= beta.
+    """
+    n = answers.shape[0]
+    all_green = ctx.params[P_ALLGREEN]
+    top_k = ctx.params[P_TOPK]
+    keys = ctx.keys[depth]
+    lbs = ctx.lbs[depth]
+    lb_min = INF
+    ub = INF
+    good = -1
+    count = 0
+    low_skipped = INF
+    ctx.stats[S_SCANS] += 1
+    ctx.stats[S_SCANNED] += n * allowed.shape[0]
+    bounded, shortcuts, ordered = (
+        switched_on(ctx, F_GUESS_BOUND),
+        switched_on(ctx, F_SHORTCUTS),
+        switched_on(ctx, F_ORDER),
+    )
+    skip_one_class = switched_on(ctx, F_ONE_CLASS)
+    two_left = shortcuts and ctx.params[P_MAXG] - depth <= 2
+    # lb = 3n - k - hit < beta needs k >= 3n - beta; with two guesses left only singletons do
+    max_collisions = beta - 2 * n if top_k == 0 and switched_on(ctx, F_COLLISIONS) else n
+    if two_left:
+        max_collisions = 0
+    block = REPLY_BLOCK
+    for i in range(allowed.shape[0]):
+        if i % block == 0:
+            gather_replies(ctx.mt, answers, allowed[i : i + block], ctx.replies)
+        guess = allowed[i]
+        at = (i % block) * n
+        k, s2, hit = class_stats(ctx.replies[at : at + n], ctx.cnt, all_green, max_collisions)
+        if k < 0:  # lb >= beta
+            lb_min = min(lb_min, beta)
+            low_skipped = min(low_skipped, beta)
+            continue
+        if shortcuts and k == n and hit == 0:  # singletons; no candidate does (checked before)
+            ctx.best[depth] = guess
+            return 1, 2 * n, 0, INF
+        lb = 3 * n - k - hit
+        lb_min = min(lb_min, lb)
+        if s2 == 3 * n - 2 * k and lb < ub:  # all classes <= 2: lb is exact
+            ub = lb
+            good = guess
+        if skip_one_class and k == 1:  # one class: wastes a guess
+            continue
+        if bounded and top_k == 0 and lb >= beta:
+            low_skipped = min(low_skipped, lb)
+            continue
+        lbs[guess] = lb
+        keys[count] = ((2 * s2 + n * lb) << ID_BITS) | guess if ordered else guess
+        count += 1
+    if two_left:  # no singleton split, so three guesses are needed
+        return 1, INF, 0, INF
+    if shortcuts and good >= 0 and ub == lb_min:
+        ctx.best[depth] = good
+        return 1, ub, 0, INF
+    keys[:count].sort()
+    if top_k > 0 and count > top_k:
+        count = top_k
+    return 0, lb_min, count, low_skipped
+
+
+@njit(cache=True, nogil=True)
+def node_allowed(ctx, depth, answers):
+    """The guesses worth scoring at this node, derived from the parent's on demand: in hard
+    mode those that obey the last reply; then one guess per group that splits H alike."""
+    if depth > ctx.params[P_ROOT]:
+        source = ctx.allowed[depth - 1, : ctx.n_allowed[depth - 1]]
+        out = ctx.allowed[depth]
+        if ctx.params[P_HARD] != 0:
+            guess, pattern = ctx.edge[depth - 1, 0], ctx.edge[depth - 1, 1]
+            kept = filter_allowed(source, ctx.packed, ctx.letters, ctx.digits, guess, pattern, out)
+            source = out[:kept]
+        if not switched_on(ctx, F_DISTINCT):
+            out[: source.shape[0]] = source
+            ctx.n_allowed[depth] = source.shape[0]
+            return ctx.allowed[depth, : ctx.n_allowed[depth]]
+        present = np.int64(0)
+        for h in answers:
+            present |= ctx.answer_letters[h]
+        ctx.seen_generation[0] += 1
+        ctx.n_allowed[depth] = distinct_guesses(
+            source, ctx.letters, present, ctx.seen, ctx.seen_generation[0], out
+        )
+    return ctx.allowed[depth, : ctx.n_allowed[depth]]
