@@ -7,9 +7,10 @@ and a yellow letter may stay where it was.
 
 Several turns combine position by position (every green stays) and letter by letter
 (the largest count any one reply revealed), so the whole history reduces to one
-`Requirements`, and legality is a vectorised test over every word at once. This module
-is the one place the rule lives: the assistant, the tests' naive reference and any
-hard-mode search read it from here.
+`Requirements`, and legality is a test of every word against it. This module is the one
+place the rule lives: `add_turn` is the rule, written in plain loops over small arrays so
+that numba compiles this very function for the optimal search's constraint states
+(kernels.optimal_search.hard_state), which only apply the requirements it derives.
 """
 
 from __future__ import annotations
@@ -43,18 +44,33 @@ class Requirements:
         return cls(np.full(length, -1, dtype=np.int64), np.zeros(ALPHABET_SIZE, dtype=np.int64))
 
 
+def add_turn(green: np.ndarray, minimum: np.ndarray, guess: np.ndarray, colours: np.ndarray):
+    """The rule: tighten `green` (L,) and `minimum` (26,) in place by one turn, an encoded
+    guess (L,) and its colours (L,). Each green letter stays in its position; a letter
+    shown k times green or yellow must appear at least k times (the largest k any turn
+    showed); grey tiles require nothing."""
+    length = guess.shape[0]
+    for i in range(length):
+        if colours[i] == GREEN:
+            green[i] = guess[i]
+    for i in range(length):
+        if colours[i] != GREY:
+            times = 0
+            for j in range(length):
+                if colours[j] != GREY and guess[j] == guess[i]:
+                    times += 1
+            if times > minimum[guess[i]]:
+                minimum[guess[i]] = times
+
+
 def requirements(guesses: np.ndarray, colours: np.ndarray) -> Requirements:
     """The combined requirements of turns: encoded guesses (T, L) and their colours (T, L)."""
     guesses = np.asarray(guesses, dtype=np.int64).reshape(-1, np.shape(guesses)[-1])
     colours = np.asarray(colours, dtype=np.int64).reshape(guesses.shape)
     result = Requirements.none(guesses.shape[1])
-    green = result.green.copy()
-    minimum = result.minimum.copy()
     for guess, colour in zip(guesses, colours, strict=True):
-        green = np.where(colour == GREEN, guess, green)
-        revealed = np.bincount(guess[colour > GREY], minlength=ALPHABET_SIZE)
-        minimum = np.maximum(minimum, revealed)
-    return Requirements(green, minimum)
+        add_turn(result.green, result.minimum, guess, colour)
+    return result
 
 
 def letter_counts(words: np.ndarray) -> np.ndarray:

@@ -59,9 +59,7 @@ SearchContext = namedtuple(
         "n_allowed",  # (D + 1,) int64
         "green",  # (D + 1, L) int32 hard-mode state: green letter per position or -1
         "mins",  # (D + 1, 26) int32 hard-mode state: minimum count per letter
-        "edge",  # (D + 1, 2) int64 (guess, pattern) leading from depth d to d + 1
         "best",  # (D + 1,) int64 an optimal guess of the last node solved at depth d
-        "revealed",  # (26,) int32 scratch for hard mode
         "replies",  # (REPLY_BLOCK * A,) uint8 replies of a block of guesses to H
         "merged",  # (A,) int32 scratch: a union of classes (infer)
         "params",  # int64 settings (P_* slots)
@@ -112,9 +110,7 @@ def build_context(matrix, answer_rows, encoded, hard, max_guesses, top_k, flags)
         n_allowed=n_allowed,
         green=np.full((depths, length), -1, dtype=np.int32),
         mins=np.zeros((depths, ALPHABET_SIZE), dtype=np.int32),
-        edge=np.zeros((depths, 2), dtype=np.int64),
         best=np.full(depths, -1, dtype=np.int64),
-        revealed=np.zeros(ALPHABET_SIZE, dtype=np.int32),
         replies=np.zeros(REPLY_BLOCK * n_answers, dtype=np.uint8),
         merged=np.zeros(n_answers, dtype=np.int32),
         params=params,

@@ -1,13 +1,12 @@
-"""NYT hard-mode bookkeeping for the optimal search: constraint states and allowed guesses.
+"""NYT hard mode for the optimal search: constraint states and the guesses they allow.
 
-After a reply every later guess must keep each green letter in place and contain every
-revealed (green or yellow) letter at least as often as that reply revealed it; grey letters
-may be reused. The constraints accumulate, so the set of allowed guesses at a node is a
-function of a small state: the green letter per position (-1 when none) and the minimum
-count per letter. The search keys its memo on that state (plus the answer set), which is
-exact: two nodes with equal states allow exactly the same guesses.
+The rule itself is pipeline.core.hard_mode's: `add_turn` derives what a (guess, reply)
+requires, and is compiled here as it is written there. A state is those requirements
+accumulated along a path of the tree: the green letter per position (-1 when none) and
+the minimum count per letter. The allowed guesses at a node are a function of its state,
+so the search keys its memo on the state (plus the answer set), which is exact.
 
-Every possible answer satisfies all constraints so far, so answers are always allowed.
+Every possible answer satisfies all requirements so far, so answers are always allowed.
 """
 
 from __future__ import annotations
@@ -15,15 +14,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-GREEN = 2  # colour code of a green tile (0 grey, 1 yellow)
+from pipeline.core import hard_mode
+
 _PER_WORD = 13  # letter counts per uint64 of packed_words, 4 bits each (a count is <= 7)
 _GUARD = sum(8 << (4 * i) for i in range(_PER_WORD))  # the top bit of every 4-bit field
+_add_turn = njit(cache=True, nogil=True)(hard_mode.add_turn)
 
 
 def pattern_digits(length: int) -> np.ndarray:
     """(3**length, length) uint8 table: the colour of each position in each pattern id."""
-    ids = np.arange(3**length)
-    return np.stack([(ids // 3**i) % 3 for i in range(length)], axis=1).astype(np.uint8)
+    return hard_mode.pattern_colours(np.arange(3**length), length).astype(np.uint8)
 
 
 def packed_words(encoded: np.ndarray) -> np.ndarray:
@@ -42,58 +42,33 @@ def packed_words(encoded: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def revealed_counts(letters: np.ndarray, digits: np.ndarray, guess: int, pattern: int, out):
-    """Fill out[26] with how many tiles of each letter the reply showed green or yellow."""
-    out[:] = 0
-    for i in range(letters.shape[1]):
-        if digits[pattern, i] != 0:
-            out[letters[guess, i]] += 1
+def child_state(green, mins, depth, letters, digits, guess, pattern) -> None:
+    """Write state[depth + 1] = state[depth] plus the turn (guess, pattern)."""
+    green[depth + 1] = green[depth]
+    mins[depth + 1] = mins[depth]
+    _add_turn(green[depth + 1], mins[depth + 1], letters[guess], digits[pattern])
 
 
 @njit(cache=True, nogil=True)
-def child_state(green, mins, depth, letters, digits, guess, pattern, revealed) -> bool:
-    """Write state[depth + 1] = state[depth] plus (guess, pattern); True when it changed."""
-    changed = False
-    for i in range(green.shape[1]):
-        value = green[depth, i]
-        if digits[pattern, i] == GREEN:
-            if value != letters[guess, i]:
-                changed = True
-            value = letters[guess, i]
-        green[depth + 1, i] = value
-    revealed_counts(letters, digits, guess, pattern, revealed)
-    for a in range(mins.shape[1]):
-        value = mins[depth, a]
-        if revealed[a] > value:
-            value = revealed[a]
-            changed = True
-        mins[depth + 1, a] = value
-    return changed
-
-
-@njit(cache=True, nogil=True)
-def filter_allowed(source, packed, letters, digits, guess, pattern, out) -> int:
-    """Keep the words of `source` that obey (guess, pattern); write them to out, return count.
-
-    Only the new constraint is checked: `source` already obeys every earlier one. Greens
-    compare under a mask of the packed letters; letter counts compare as 4-bit fields in
-    one subtraction per word (a field that is too small borrows its guard bit, after
-    Selby's okhard).
-    """
+def filter_allowed(source, packed, green, mins, out) -> int:
+    """Keep the words of `source` that meet the state (green, mins); write them to out and
+    return how many. Greens compare under a mask of the packed letters; letter counts
+    compare as 4-bit fields in one subtraction per word (a field that is too small borrows
+    its guard bit, after Selby's okhard)."""
     mask = np.uint64(0)
+    target = np.uint64(0)
+    for i in range(green.shape[0]):
+        if green[i] >= 0:
+            mask |= np.uint64(31) << np.uint64(5 * i)
+            target |= np.uint64(green[i] + 1) << np.uint64(5 * i)
     need_low = np.uint64(0)
     need_high = np.uint64(0)
-    for i in range(letters.shape[1]):
-        if digits[pattern, i] == GREEN:
-            mask |= np.uint64(31) << np.uint64(5 * i)
-        if digits[pattern, i] != 0:
-            a = letters[guess, i]
-            field = np.uint64(1) << np.uint64(4 * (a % _PER_WORD))
-            if a < _PER_WORD:
-                need_low += field
-            else:
-                need_high += field
-    target = packed[guess, 0] & mask
+    for a in range(mins.shape[0]):
+        field = np.uint64(mins[a]) << np.uint64(4 * (a % _PER_WORD))
+        if a < _PER_WORD:
+            need_low += field
+        else:
+            need_high += field
     guard = np.uint64(_GUARD)
     kept = 0
     for index in range(source.shape[0]):

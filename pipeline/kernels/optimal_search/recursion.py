@@ -127,11 +127,9 @@ def _static_bounds(ctx, depth):
 
 @njit(cache=True, nogil=True)
 def _enter_class(ctx, depth, guess, p) -> None:
-    """Make depth + 1 describe the class p of `guess`: hard-mode state and edge."""
-    ctx.edge[depth, 0] = guess
-    ctx.edge[depth, 1] = p
+    """Make depth + 1 describe the class p of `guess`: its hard-mode state."""
     if ctx.params[P_HARD] != 0:
-        child_state(ctx.green, ctx.mins, depth, ctx.letters, ctx.digits, guess, p, ctx.revealed)
+        child_state(ctx.green, ctx.mins, depth, ctx.letters, ctx.digits, guess, p)
 
 
 @njit(cache=True, nogil=True)

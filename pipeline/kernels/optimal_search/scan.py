@@ -137,9 +137,8 @@ def node_allowed(ctx, depth, answers):
     if depth > ctx.params[P_ROOT]:
         source = ctx.allowed[depth - 1, : ctx.n_allowed[depth - 1]]
         out = ctx.allowed[depth]
-        if ctx.params[P_HARD] != 0:
-            guess, pattern = ctx.edge[depth - 1, 0], ctx.edge[depth - 1, 1]
-            kept = filter_allowed(source, ctx.packed, ctx.letters, ctx.digits, guess, pattern, out)
+        if ctx.params[P_HARD] != 0:  # the state of this node, set when its class was entered
+            kept = filter_allowed(source, ctx.packed, ctx.green[depth], ctx.mins[depth], out)
             source = out[:kept]
         if not switched_on(ctx, F_DISTINCT):
             out[: source.shape[0]] = source

@@ -285,7 +285,7 @@ def _child_constraints(ctx, allowed, green, mins, guess, reply):
     """Hard mode: (allowed guesses, green, mins) after `guess` got `reply`."""
     greens = np.stack([green, green])
     counts = np.stack([mins, mins])
-    child_state(greens, counts, 0, ctx.letters, ctx.digits, guess, reply, ctx.revealed)
+    child_state(greens, counts, 0, ctx.letters, ctx.digits, guess, reply)
     out = np.empty_like(allowed)
-    kept = filter_allowed(allowed, ctx.packed, ctx.letters, ctx.digits, guess, reply, out)
+    kept = filter_allowed(allowed, ctx.packed, greens[1], counts[1], out)
     return out[:kept].copy(), greens[1].copy(), counts[1].copy()
