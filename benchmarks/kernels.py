@@ -18,8 +18,9 @@ from pipeline.artifacts.commonness import read_p_common
 from pipeline.artifacts.patterns import read_pattern_matrix
 from pipeline.artifacts.words import read_word_index
 from pipeline.kernels.feedback import feedback_matrix
+from pipeline.kernels.opener_search.count_search import CountSearch
+from pipeline.kernels.opener_search.settings import SearchSettings
 from pipeline.kernels.partition import float_stats, pattern_entropies
-from pipeline.kernels.second_guess import CountSearch
 
 
 def best_time(function: Callable[[], object], repeat: int = 5) -> float:
@@ -82,7 +83,8 @@ def bench_kernels(derived: Path, threads: int) -> None:
 def bench_pair_bound(full: np.ndarray, index, search: CountSearch) -> None:
     """The second-guess search with and without the pair bound, on 60 openers spread over
     the list (the named four are not typical), alternating, best of 3 each."""
-    plain = CountSearch(full, index.answer_rows, index.encoded, pair_sizes=None)
+    no_pairs = SearchSettings(pair_bound=False, survivor_pairs=False)
+    plain = CountSearch(full, index.answer_rows, index.encoded, settings=no_pairs)
     spread = list(range(0, len(index.words), max(1, len(index.words) // 60)))
     times: dict[str, list[float]] = {"pairs": [], "plain": []}
     for _ in range(3):

@@ -110,7 +110,7 @@ def ranks_with_ties(
 
 # ============================================================================================
 # Analysis references: Wordle's rules, entropies, the tie rule, second guesses and games
-# (tests of pipeline.kernels.partition / second_guess, pipeline.analysis.entropy_maps /
+# (tests of pipeline.kernels.partition / opener_search, pipeline.analysis.entropy_maps /
 # openers / strategies / games, and the assistant).
 # ============================================================================================
 

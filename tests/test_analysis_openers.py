@@ -22,8 +22,8 @@ from pipeline.analysis.openers import PriorSearch, answer_second_guesses, part_o
 from pipeline.core.ties import ranks
 from pipeline.core.wordle import encode_words
 from pipeline.kernels.feedback import feedback_matrix
+from pipeline.kernels.opener_search.count_search import CountSearch
 from pipeline.kernels.partition import float_stats
-from pipeline.kernels.second_guess import CountSearch
 from tests.artifact_set import OPENER_ANSWERS, OPENER_COUNTS, OPENER_GUESSES
 from tests.naive import brute_force_openers, guess_entropy, rank_by_total
 

@@ -21,7 +21,7 @@ from pipeline.artifacts.patterns import read_pattern_matrix
 from pipeline.artifacts.seal import read_seal, seal_path
 from pipeline.artifacts.words import read_word_index
 from pipeline.core.errors import ArtifactError, PipelineError
-from pipeline.kernels.second_guess import CountSearch
+from pipeline.kernels.opener_search.count_search import CountSearch
 from pipeline.stages.build_word_index import build_word_index
 from pipeline.stages.merge_second_guesses import merge_second_guesses
 from pipeline.stages.rank_opener_part import rank_opener_part

@@ -15,8 +15,8 @@ import numpy as np
 
 from pipeline.analysis.game_state import GameData
 from pipeline.core.ties import best_position
+from pipeline.kernels.opener_search.count_search import CountSearch
 from pipeline.kernels.partition import bucket_layout, fixed_stats
-from pipeline.kernels.second_guess import CountSearch
 
 
 def pick(rows: np.ndarray, scores: np.ndarray, tolerance: float, preferred: np.ndarray) -> int:

@@ -16,7 +16,7 @@ same way. Per opener, with q_b the probability of bucket b:
     p_solved_by_two = sum over buckets whose second guess is in the bucket of the
         probability that it is the answer (this includes the all-green bucket).
 
-The searches themselves are pipeline.kernels.second_guess.
+The searches themselves are pipeline.kernels.opener_search.
 """
 
 from __future__ import annotations
@@ -25,8 +25,10 @@ import numpy as np
 
 from pipeline.analysis.opener_tables import SecondGuesses
 from pipeline.kernels.feedback import check_encoded, feedback_matrix
+from pipeline.kernels.opener_search.count_search import CountSearch
+from pipeline.kernels.opener_search.letter_groups import letter_groups
+from pipeline.kernels.opener_search.weighted import weighted_winner
 from pipeline.kernels.partition import bucket_layout, bucket_stats, float_stats
-from pipeline.kernels.second_guess import CountSearch, letter_groups, weighted_winner
 
 
 def _second_guesses(

@@ -1,4 +1,4 @@
-"""A cache hint for numba kernels: start loading array[index] before it is read.
+"""A cache hint for the opener search's kernels: start loading array[index] before it is read.
 
 The second-guess search reads a few answer columns of many scattered guess rows of a
 pattern matrix larger than the cache; each first read of a row waits on memory. Asking

@@ -1,4 +1,4 @@
-"""pipeline.kernels.second_guess: the best second guess per bucket against brute force.
+"""pipeline.kernels.opener_search: the best second guess per bucket against brute force.
 
 The searches prune with the letter-group bound or the pair bound and keep short tie
 lists; neither may change a winner. Each is checked bucket by bucket against
@@ -13,15 +13,21 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from pipeline.core.wordle import encode_words
-from pipeline.kernels import letter_groups_jit, second_guess
 from pipeline.kernels.feedback import feedback_matrix
+from pipeline.kernels.opener_search import letter_groups as groups_module
+from pipeline.kernels.opener_search import settings as search_settings
+from pipeline.kernels.opener_search import weighted
+from pipeline.kernels.opener_search.count_search import CountSearch, rescore
+from pipeline.kernels.opener_search.letter_groups import letter_groups
+from pipeline.kernels.opener_search.settings import SearchSettings
+from pipeline.kernels.opener_search.weighted import weighted_winner
 from pipeline.kernels.partition import bucket_layout
-from pipeline.kernels.second_guess import CountSearch, letter_groups, weighted_winner
 from tests.artifact_set import OPENER_ANSWERS, OPENER_GUESSES
 from tests.naive import best_second_guess, reply_groups
 
@@ -44,15 +50,15 @@ def small() -> dict:
 def rescores(monkeypatch) -> list:
     """Records every call of the plain rescoring (a tie list overflowed)."""
     calls: list = []
-    original = second_guess._rescore
-    monkeypatch.setattr(second_guess, "_rescore", lambda *args: calls.append(1) or original(*args))
+    original = weighted.rescore
+    monkeypatch.setattr(weighted, "rescore", lambda *args: calls.append(1) or original(*args))
     return calls
 
 
 @pytest.mark.parametrize(
     ("pair_sizes", "survivor_pairs"),
     [
-        (second_guess.PAIR_SIZES, second_guess.SURVIVOR_PAIRS),
+        (search_settings.PAIR_SIZES, search_settings.SURVIVOR_PAIRS),
         ((2, 24), 25),
         ((2, 24), 2),
         ((2, 24), 5),
@@ -66,11 +72,15 @@ def test_count_search_equals_brute_force_with_and_without_the_bound(
     """The pair bound on the default sizes, on every bucket (every guess's pairs counted,
     or only the letter-group survivors' from 2 or 5 answers), on a few sizes, on none."""
     words, matrix, answer_rows = small["words"], small["matrix"], small["answer_rows"]
-    bounded = CountSearch(
-        matrix, answer_rows, small["encoded"], pair_sizes=pair_sizes,
-        survivor_pairs=survivor_pairs,
-    )  # fmt: skip
-    plain = CountSearch(matrix, answer_rows, small["encoded"], use_bound=False)
+    if pair_sizes is None:
+        chosen = SearchSettings(pair_bound=False, survivor_pairs=False)
+    else:
+        chosen = SearchSettings(pair_sizes=pair_sizes, survivors_from=survivor_pairs)
+    bounded = CountSearch(matrix, answer_rows, small["encoded"], settings=chosen)
+    unbounded = SearchSettings(letter_groups=False, pair_bound=False, survivor_pairs=False)
+    plain = CountSearch(matrix, answer_rows, small["encoded"], settings=unbounded)
+    one_record = replace(chosen, records=1)
+    squeezing = CountSearch(matrix, answer_rows, small["encoded"], settings=one_record)
     table = bounded.table
     weight = {a: 1.0 for a in small["answers"]}
     ties: Counter[str] = Counter()
@@ -79,7 +89,7 @@ def test_count_search_equals_brute_force_with_and_without_the_bound(
         columns, starts, _ = bucket_layout(matrix[opener])
         fast = bounded.winners(columns, starts)
         slow = plain.winners(columns, starts)
-        squeezed = bounded.winners(columns, starts, records=1)
+        squeezed = squeezing.winners(columns, starts)
         for name in ("winners", "in_bucket", "best_s"):
             assert np.array_equal(getattr(fast, name), getattr(slow, name)), (opener, name)
             assert np.array_equal(getattr(fast, name), getattr(squeezed, name)), (opener, name)
@@ -91,7 +101,7 @@ def test_count_search_equals_brute_force_with_and_without_the_bound(
             assert words[fast.winners[b]] == second, (words[opener], members)
             # the fallback for an overflowing tie list picks the same guess
             rows = answer_rows[bucket]
-            assert second_guess._rescore(matrix[:, bucket], rows) == (
+            assert rescore(matrix[:, bucket], rows) == (
                 fast.winners[b],
                 fast.in_bucket[b],
             )
@@ -122,7 +132,8 @@ def test_count_search_layouts_and_blocks_change_nothing(small, small_bucket, blo
     once: the same winners, sides and scores as the defaults for every bucket."""
     matrix, answer_rows, encoded = small["matrix"], small["answer_rows"], small["encoded"]
     default = CountSearch(matrix, answer_rows, encoded)
-    other = CountSearch(matrix, answer_rows, encoded, small_bucket=small_bucket, block=block)
+    sizes = SearchSettings(small_bucket=small_bucket, block=block)
+    other = CountSearch(matrix, answer_rows, encoded, settings=sizes)
     for opener in range(matrix.shape[0]):
         columns, starts, _ = bucket_layout(matrix[opener])
         expected, found = default.winners(columns, starts), other.winners(columns, starts)
@@ -145,7 +156,8 @@ def test_count_search_on_other_word_lengths_equals_brute_force(words):
     answers = [words[r] for r in answer_rows]
     weight = {a: 1.0 for a in answers}
     for small_bucket in (0, 10**6):
-        search = CountSearch(matrix, answer_rows, encoded, small_bucket=small_bucket, block=3)
+        sizes = SearchSettings(small_bucket=small_bucket, block=3)
+        search = CountSearch(matrix, answer_rows, encoded, settings=sizes)
         for opener in range(len(words)):
             columns, starts, _ = bucket_layout(matrix[opener])
             found = search.winners(columns, starts)
@@ -154,9 +166,15 @@ def test_count_search_on_other_word_lengths_equals_brute_force(words):
                 assert words[found.winners[b]] == best_second_guess(words, members, weight)[0]
 
 
-def test_count_search_refuses_an_empty_block(small):
+def test_settings_refuse_an_empty_block_list_or_chunk():
     with pytest.raises(ValueError, match="block of 0 guesses"):
-        CountSearch(small["matrix"], small["answer_rows"], small["encoded"], block=0)
+        SearchSettings(block=0)
+    with pytest.raises(ValueError, match="tie lists of 0 records"):
+        SearchSettings(records=0)
+    with pytest.raises(ValueError, match="chunks of 0 guesses"):
+        SearchSettings(weighted_chunk=0)
+    with pytest.raises(ValueError, match="no mechanism"):
+        SearchSettings.only("letter_groups", "guesswork")
 
 
 def test_count_search_over_a_subset_of_answers(small):
@@ -184,14 +202,12 @@ def test_count_search_refuses_a_matrix_of_other_words(small):
 
 
 @pytest.mark.parametrize(("records", "chunk"), [(4, 64), (1, 64), (4, 3)])
-def test_weighted_winner_with_extreme_weights_equals_brute_force(
-    small, rescores, monkeypatch, records, chunk
-):
+def test_weighted_winner_with_extreme_weights_equals_brute_force(small, rescores, records, chunk):
     """Every word a candidate, weighted. Near-zero weights make a perfect split no better
     than others within the tolerance (no early stop); records=1 forces the rescoring;
     chunks of 3 guesses make the best so far change between chunks (the word list has
     fewer than 64 words)."""
-    monkeypatch.setattr(second_guess, "_WEIGHTED_CHUNK", chunk)
+    sizes = SearchSettings(records=records, weighted_chunk=chunk)
     words, encoded = small["words"], small["encoded"]
     weights = np.array([1e-12 if i % 3 == 0 else 1.0 + i / 7 for i in range(len(words))])
     weight = dict(zip(words, weights.tolist(), strict=True))
@@ -204,7 +220,7 @@ def test_weighted_winner_with_extreme_weights_equals_brute_force(
             ids = ids_sorted[starts[b] : starts[b + 1]]
             if ids.size < 2:
                 continue
-            winner, in_bucket = weighted_winner(encoded, groups, ids, weights[ids], records=records)
+            winner, in_bucket = weighted_winner(encoded, groups, ids, weights[ids], settings=sizes)
             members = [words[i] for i in ids]
             second, _, _ = best_second_guess(words, members, weight)
             assert (words[winner], in_bucket) == (second, second in members), (opener, members)
@@ -267,7 +283,7 @@ def test_group_bounds_sum_each_guess_groups_and_name_the_first_least(small):
         scores = np.random.default_rng(seed).integers(0, 50, n_groups + 1)
         scores[n_groups] = 7
         lower = np.zeros(len(groups.guess_groups), dtype=np.int64)
-        least = letter_groups_jit.group_bounds(groups.guess_groups, scores, 3, lower)
+        least = groups_module.group_bounds(groups.guess_groups, scores, 3, lower)
         expected = scores[groups.guess_groups.astype(np.int64)].sum(axis=1) - 3
         assert np.array_equal(lower, expected)
         assert least == int(np.argmin(expected))

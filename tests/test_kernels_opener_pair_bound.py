@@ -1,4 +1,4 @@
-"""pipeline.kernels.pair_bound: untold pairs per guess, and the least score they allow.
+"""opener_search.pair_bound: untold pairs per guess, and the least score they allow.
 
 The table is checked against every partition of up to 12 answers, the counts against a
 plain double loop (including buckets whose counts overflow the byte counters and guess
@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from pipeline.core.wordle import encode_words
-from pipeline.kernels import pair_bound_jit
 from pipeline.kernels.feedback import feedback_matrix
-from pipeline.kernels.pair_bound import MOST_ANSWERS, pair_bound_table, pair_counts
+from pipeline.kernels.opener_search import pair_bound as pair_bound_kernels
+from pipeline.kernels.opener_search.pair_bound import MOST_ANSWERS, pair_bound_table, pair_counts
 from pipeline.kernels.partition import fixed_point
 from tests.naive import fixed_s
 
@@ -117,12 +117,14 @@ def test_pair_counts_refuse_what_they_cannot_count():
 
 def test_cut_and_seed_helpers():
     bound = np.array([0, 5, 9, 7, 20])  # not monotone: the largest count within counts
-    assert pair_bound_jit.most_pairs_within(bound, 8) == 3
-    assert pair_bound_jit.most_pairs_within(bound, -1) == -1
+    assert pair_bound_kernels.most_pairs_within(bound, 8) == 3
+    assert pair_bound_kernels.most_pairs_within(bound, -1) == -1
     counts = np.array([4, 2, 3, 2], dtype=np.uint16)
-    assert pair_bound_jit.fewest_pairs(counts) == 1
+    assert pair_bound_kernels.fewest_pairs(counts) == 1
     lower, left = np.zeros(4, np.int64), np.zeros(4, np.int64)
-    n = pair_bound_jit.guesses_within(counts, 3, np.array([-1, 0, -1, -1]), 0, bound, lower, left)
+    n = pair_bound_kernels.guesses_within(
+        counts, 3, np.array([-1, 0, -1, -1]), 0, bound, lower, left
+    )
     assert left[:n].tolist() == [2, 3]  # guess 1 is in bucket 0: scored with the bucket
     assert lower[2] == 7 and lower[3] == 9
     assert Counter(counts.tolist())[2] == 2
@@ -134,17 +136,17 @@ def test_survivor_helpers():
     lower = np.array([3, 9, 2, 5, 1])
     picked = np.zeros(5, np.int64)
     cand_bucket = np.array([-1, -1, 0, -1, 1])
-    n = pair_bound_jit.guesses_at_most(lower, 5, cand_bucket, 0, picked)
+    n = pair_bound_kernels.guesses_at_most(lower, 5, cand_bucket, 0, picked)
     assert picked[:n].tolist() == [0, 3, 4]  # guess 2 is in bucket 0, guess 1 too high
     rng = np.random.default_rng(5)
     matrix_t = rng.integers(0, 243, size=(6, 5), dtype=np.uint8)
     columns = np.array([5, 0, 3, 2], dtype=np.int64)
     rows = np.empty((2, n), dtype=np.uint8)
-    pair_bound_jit.gather_guesses(matrix_t, columns, 1, 3, picked, n, rows)
+    pair_bound_kernels.gather_guesses(matrix_t, columns, 1, 3, picked, n, rows)
     assert np.array_equal(rows, matrix_t[np.ix_([0, 3], [0, 3, 4])])
     counts = np.array([4, 1, 2], dtype=np.uint16)
     bound = np.array([0, 2, 6, 7, 20])
     left, lower_out = np.zeros(5, np.int64), lower.copy()
-    n_left = pair_bound_jit.picked_within(counts, picked, n, 2, bound, lower_out, left)
+    n_left = pair_bound_kernels.picked_within(counts, picked, n, 2, bound, lower_out, left)
     assert left[:n_left].tolist() == [3, 4]  # guess 0 has 4 pairs, above the cut
     assert lower_out[3] == 5 and lower_out[4] == 6  # the higher of the two bounds

@@ -1,5 +1,4 @@
-"""Numba kernels that score guesses on one bucket and keep the exact tie lists: shared by
-the second-guess searches (second_guess_jit, pair_search_jit, weighted_guess_jit).
+"""Scoring guesses on one bucket, and the exact tie lists every opener search keeps.
 
 `offer` applies the tie rule of pipeline.core.ties while streaming: every guess within the
 tolerance of the best so far is kept, in word order, per class (in the bucket or not).
@@ -12,29 +11,31 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pipeline.kernels.opener_search.prefetch import prefetch
+from pipeline.kernels.opener_search.settings import PREFETCH_AHEAD, PREFETCH_CELLS
 from pipeline.kernels.partition_jit import lanes4_s, lanes4_transposed
-from pipeline.kernels.prefetch_jit import prefetch
 
-PREFETCH_AHEAD = 8  # guesses whose first cells are requested before they are scored
-PREFETCH_CELLS = 4  # cells requested per guess (most scores stop within a few)
 # Flags passed to score_guesses as numpy booleans: a literal True or False would make numba
 # compile it, and every caller above it, once for each value (a cold process pays each).
 IN_BUCKET = np.bool_(True)
 OUTSIDE = np.bool_(False)
 TRANSPOSED = np.bool_(True)
+BIG = np.iinfo(np.int64).max  # no early stop: a seed is scored in full
 
 
 @njit(cache=True, nogil=True)
-def offer(b, g, s, in_bucket, tol, best, thr, rec_g, rec_s, rec_n, overflow):  # pragma: no cover
-    """Feed score s (lower is better) of guess g on bucket b into the exact tie tracking.
+def offer(b, g, s, in_bucket, ties):  # pragma: no cover - compiled
+    """Feed score s (lower is better) of guess g on bucket b into the exact tie tracking
+    (state.TieState).
 
     Lists (class 0: guesses in the bucket, 1: the rest) keep, in arrival (= word) order,
     the guesses that beat every earlier guess of their class and lie within tol of the
     best score of all; the winner is the head of list 0, else the head of list 1.
     """
+    best, thr, rec_g, rec_s, rec_n = ties.best, ties.thr, ties.rec_g, ties.rec_s, ties.rec_n
     if s < best[b]:
         best[b] = s
-        thr[b] = s + tol[b]
+        thr[b] = s + ties.tol[b]
         for cls in range(2):
             n = rec_n[b, cls]
             drop = 0
@@ -50,7 +51,7 @@ def offer(b, g, s, in_bucket, tol, best, thr, rec_g, rec_s, rec_n, overflow):  #
         n = rec_n[b, cls]
         if n == 0 or s < rec_s[b, cls, n - 1]:
             if n == rec_g.shape[2]:
-                overflow[b] = True
+                ties.overflow[b] = True
             else:
                 rec_g[b, cls, n] = g
                 rec_s[b, cls, n] = s
@@ -59,14 +60,18 @@ def offer(b, g, s, in_bucket, tol, best, thr, rec_g, rec_s, rec_n, overflow):  #
 
 @njit(cache=True, nogil=True)
 def score_guesses(
-    matrix, matrix_t, transposed, guesses, n_guesses, lower, columns, lo, hi, b, in_bucket,
-    delta, hist, base, tol, best, thr, rec_g, rec_s, rec_n, overflow,
-):  # fmt: skip  # pragma: no cover - compiled
-    """Score guesses[:n_guesses] on bucket b (columns[lo:hi]) four at a time, in order,
-    skipping those whose lower bound already exceeds the best so far, and offer each to
-    the tie tracking; a perfect split (S = 0) ends the scan: nothing can beat it.
-    transposed: read matrix_t (rows answers) instead of matrix. Returns the next free
-    histogram base."""
+    reads, ties, settings, b, guesses, n_guesses, in_bucket, transposed, base
+):  # pragma: no cover - compiled
+    """Score guesses[:n_guesses] on bucket b four at a time, in order, skipping those
+    whose lower bound (reads.lower) already exceeds the best so far, and offer each to
+    the tie lists `ties`; with settings.perfect_split a perfect split (S = 0) ends the
+    scan: nothing can beat it. transposed: read the transposed matrix (rows answers)
+    instead of the guess rows. Returns the next free histogram base (partition_jit)."""
+    matrix, matrix_t, delta, columns = reads.matrix, reads.matrix_t, reads.delta, reads.columns
+    lo, hi, lower, hist = reads.starts[b], reads.starts[b + 1], reads.lower, reads.hist
+    thr = ties.thr
+    requests = settings.prefetch and not transposed
+    stop_at_perfect = settings.perfect_split
     lane_g = np.zeros(4, dtype=np.int64)
     lanes_out = np.empty((3, 4), dtype=np.int64)
     s = lanes_out[0]
@@ -78,7 +83,7 @@ def score_guesses(
             g = guesses[ahead]
             ahead += 1
             if lower[g] <= limit:
-                if not transposed:
+                if requests:
                     for k in range(lo, lo + depth):
                         prefetch(matrix[g], columns[k])
                 queued += 1
@@ -108,8 +113,19 @@ def score_guesses(
         base += hi - lo + 1
         for lane in range(lanes):
             if s[lane] <= thr[b]:
-                offer(b, lane_g[lane], s[lane], in_bucket, tol, best, thr, rec_g, rec_s,
-                      rec_n, overflow)  # fmt: skip
-                if s[lane] == 0:
+                offer(b, lane_g[lane], s[lane], in_bucket, ties)
+                if s[lane] == 0 and stop_at_perfect:
                     return base
     return base
+
+
+@njit(cache=True, nogil=True)
+def score_seed(reads, g, b, lanes_out, base):  # pragma: no cover - compiled
+    """Guess g's exact S on bucket b, from the transposed matrix (no offer: a seed only
+    sets a cut). Returns (S, the next free histogram base)."""
+    lo, hi = reads.starts[b], reads.starts[b + 1]
+    lanes4_transposed(
+        reads.matrix_t, g, g, g, g, reads.columns, lo, hi, reads.hist, base, reads.delta, BIG,
+        lanes_out,
+    )  # fmt: skip
+    return lanes_out[0, 0], base + hi - lo + 1
