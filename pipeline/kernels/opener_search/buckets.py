@@ -46,12 +46,10 @@ from pipeline.kernels.opener_search.state import Bounds
 
 
 @njit(cache=True, nogil=True)
-def bucket_members(context, b):  # pragma: no cover - compiled
-    """The bucket's words (word_ids) into context.scratch.members; returns how many."""
-    query, members = context.query, context.scratch.members
-    lo, hi = query.starts[b], query.starts[b + 1]
+def bucket_members(answer_rows, columns, lo, hi, members):  # pragma: no cover - compiled
+    """The words (word_ids) of the bucket columns[lo:hi] into members; returns how many."""
     for k in range(lo, hi):
-        members[k - lo] = context.data.answer_rows[query.columns[k]]
+        members[k - lo] = answer_rows[columns[k]]
     return hi - lo
 
 
@@ -88,7 +86,7 @@ def solve_by_groups(context, b, transposed, base):  # pragma: no cover - compile
             context.groups, context.work, data.values, query.columns, lo, hi, scratch.ones,
             scratch.scores,
         )  # fmt: skip
-    n = bucket_members(context, b)
+    n = bucket_members(data.answer_rows, query.columns, lo, hi, scratch.members)
     for k in range(n):
         g = members[k]
         lower[g] = (
@@ -117,14 +115,14 @@ def solve_by_pairs(context, b, base):  # pragma: no cover - compiled
     bucket's own words and, unless one split it perfectly, the guesses whose pair count
     can still come within the tolerance of that score, in word order, from the
     transposed matrix."""
-    query, scratch, ties = context.query, context.scratch, context.ties
+    data, query, scratch, ties = context.data, context.query, context.scratch, context.ties
     lo, hi = query.starts[b], query.starts[b + 1]
-    bound, counts, lower = context.data.pair_table[hi - lo], scratch.counts, scratch.lower
-    count_pairs(context.data.matrix_t, query.columns, lo, hi, scratch.small, counts)
+    bound, counts, lower = data.pair_table[hi - lo], scratch.counts, scratch.lower
+    count_pairs(data.matrix_t, query.columns, lo, hi, scratch.small, counts)
     reads, settings = context.reads, context.settings
     s, base = score_seed(reads, fewest_pairs(counts), b, scratch.lanes_out, base)
     cut = most_pairs_within(bound, s + ties.tol[b])
-    n = bucket_members(context, b)
+    n = bucket_members(data.answer_rows, query.columns, lo, hi, scratch.members)
     for k in range(n):
         lower[scratch.members[k]] = bound[counts[scratch.members[k]]]
     base = score_guesses(reads, ties, settings, b, scratch.members, n, IN_BUCKET, TRANSPOSED, base)
@@ -151,7 +149,7 @@ def solve_by_survivor_pairs(context, b, base):  # pragma: no cover - compiled
         scratch.scores,
     )  # fmt: skip
     least = group_bounds(context.groups.guess_groups, scratch.scores, offset, lower)
-    bucket_members(context, b)
+    bucket_members(data.answer_rows, query.columns, lo, hi, scratch.members)
     reads, settings = context.reads, context.settings
     base = score_guesses(reads, ties, settings, b, scratch.members, n, IN_BUCKET, TRANSPOSED, base)
     if settings.perfect_split and ties.best[b] == 0:

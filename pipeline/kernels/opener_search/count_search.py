@@ -144,29 +144,28 @@ def solve_counts(data, groups, settings, query, tol, records):  # pragma: no cov
     for b in range(starts.size - 1):
         n = starts[b + 1] - starts[b]
         if n < 2:
-            context.ties.best[b] = 0
+            ties.best[b] = 0
         elif settings.survivors_from <= n <= settings.pairs_to:
             base = solve_by_survivor_pairs(context, b, base)
         elif settings.pairs_from <= n <= settings.pairs_to:
             base = solve_by_pairs(context, b, base)
         else:
             base = solve_by_groups(context, b, n <= settings.small_bucket, base)
-    winners, in_bucket = pick_winners(context)
-    return winners, in_bucket, context.ties
+    winners, in_bucket = pick_winners(starts, query.columns, data.answer_rows, ties)
+    return winners, in_bucket, ties
 
 
 @njit(cache=True, nogil=True)
-def pick_winners(context):  # pragma: no cover - compiled
+def pick_winners(starts, columns, answer_rows, ties):  # pragma: no cover - compiled
     """(winner word_id, winner in bucket) per bucket from the tie lists: the first of class
     0 (in the bucket), else the first of class 1; a bucket of one is its own winner."""
-    starts, columns = context.query.starts, context.query.columns
-    rec_g, rec_n = context.ties.rec_g, context.ties.rec_n
+    rec_g, rec_n = ties.rec_g, ties.rec_n
     n_buckets = starts.size - 1
     winners = np.empty(n_buckets, dtype=np.int64)
     in_bucket = np.empty(n_buckets, dtype=np.bool_)
     for b in range(n_buckets):
         if starts[b + 1] - starts[b] == 1:
-            winners[b] = context.data.answer_rows[columns[starts[b]]]
+            winners[b] = answer_rows[columns[starts[b]]]
             in_bucket[b] = True
         elif rec_n[b, 0] > 0:
             winners[b] = rec_g[b, 0, 0]
