@@ -42,7 +42,7 @@ from pipeline.kernels.opener_search.scoring import (
     score_guesses,
     score_seed,
 )
-from pipeline.kernels.opener_search.state import Bounds
+from pipeline.kernels.opener_search.state import Bounds, reads_of
 
 
 @njit(cache=True, nogil=True)
@@ -92,7 +92,7 @@ def solve_by_groups(context, b, transposed, base):  # pragma: no cover - compile
         lower[g] = (
             group_bound(guess_groups, g, scratch.scores, offset) if settings.letter_groups else 0
         )
-    reads, ties = context.reads, context.ties
+    reads, ties = reads_of(data, query, scratch), context.ties
     base = score_guesses(reads, ties, settings, b, members, n, IN_BUCKET, transposed, base)
     bounds = Bounds(guess_groups, scratch.scores, lower, scratch.left, query.cand_bucket)
     n_guesses = data.matrix.shape[0]
@@ -119,7 +119,7 @@ def solve_by_pairs(context, b, base):  # pragma: no cover - compiled
     lo, hi = query.starts[b], query.starts[b + 1]
     bound, counts, lower = data.pair_table[hi - lo], scratch.counts, scratch.lower
     count_pairs(data.matrix_t, query.columns, lo, hi, scratch.small, counts)
-    reads, settings = context.reads, context.settings
+    reads, settings = reads_of(data, query, scratch), context.settings
     s, base = score_seed(reads, fewest_pairs(counts), b, scratch.lanes_out, base)
     cut = most_pairs_within(bound, s + ties.tol[b])
     n = bucket_members(data.answer_rows, query.columns, lo, hi, scratch.members)
@@ -150,7 +150,7 @@ def solve_by_survivor_pairs(context, b, base):  # pragma: no cover - compiled
     )  # fmt: skip
     least = group_bounds(context.groups.guess_groups, scratch.scores, offset, lower)
     bucket_members(data.answer_rows, query.columns, lo, hi, scratch.members)
-    reads, settings = context.reads, context.settings
+    reads, settings = reads_of(data, query, scratch), context.settings
     base = score_guesses(reads, ties, settings, b, scratch.members, n, IN_BUCKET, TRANSPOSED, base)
     if settings.perfect_split and ties.best[b] == 0:
         return base

@@ -30,7 +30,6 @@ from pipeline.kernels.opener_search.settings import SearchSettings
 from pipeline.kernels.opener_search.state import (
     OpenerContext,
     Query,
-    Reads,
     SearchData,
     scratch,
     tie_state,
@@ -133,12 +132,8 @@ def solve_counts(data, groups, settings, query, tol, records):  # pragma: no cov
     TieState (the best S per bucket, and which overflowed)."""
     n_guesses, n_answers = data.matrix.shape
     buffers = scratch(n_guesses, n_answers, groups.group_letter.size, data.span)
-    reads = Reads(
-        data.matrix, data.matrix_t, data.delta, query.columns, query.starts, buffers.lower,
-        buffers.hist,
-    )  # fmt: skip
     ties = tie_state(tol, records, BIG)
-    context = OpenerContext(data, groups, group_work(groups), settings, query, ties, buffers, reads)
+    context = OpenerContext(data, groups, group_work(groups), settings, query, ties, buffers)
     starts = query.starts
     base = np.int64(0)  # not the literal 0: one compiled version of each callee
     for b in range(starts.size - 1):

@@ -133,18 +133,18 @@ def tally_cells(columns, lo, hi, weights, groups, work):  # pragma: no cover - c
 
 
 @njit(cache=True, nogil=True)
-def group_keys(x, mask, size, popcount, shift, work):  # pragma: no cover - compiled
+def group_keys(
+    x, mask, size, popcount, shift, cells, cell_list, cell_n, key_mass, key_list
+):  # pragma: no cover - compiled
     """Merge letter x's cells into the replies of group (x, mask): fills key_mass at the
     keys listed in key_list and returns how many (the absent reply is left out).
 
     The reply on the group's positions I is fixed by the greens on I and by how many
     other positions of I turn yellow: min(copies - greens, |I| - greens). A cell is
     (position bits << shift) | copies; shifts, not divisions: this runs for every group
-    of every bucket (so it takes the two facts of LetterGroups it reads, not all seven
-    arrays: numba counts a reference to each array of a tuple argument on every call).
+    of every bucket, so it takes only the arrays it reads, not LetterGroups and GroupWork:
+    numba counts a reference to each array of a tuple argument on every call.
     """
-    cells, cell_list, cell_n = work.cells, work.cell_list, work.cell_n
-    key_mass, key_list = work.key_mass, work.key_list
     low = (1 << shift) - 1
     n_keys = 0
     for i in range(cell_n[x]):
@@ -185,8 +185,9 @@ def group_counts(columns, lo, hi, ones, groups, work, values, out):  # pragma: n
             out[k] = values[n]
             continue
         n_keys = group_keys(
-            x, groups.group_mask[k], groups.group_size[k], groups.popcount, groups.shift, work
-        )
+            x, groups.group_mask[k], groups.group_size[k], groups.popcount, groups.shift,
+            work.cells, work.cell_list, cell_n, key_mass, key_list,
+        )  # fmt: skip
         score = values[n - present[x]]
         for i in range(n_keys):
             score += values[int(key_mass[key_list[i]])]
@@ -199,7 +200,7 @@ def group_counts(columns, lo, hi, ones, groups, work, values, out):  # pragma: n
 def group_weights(columns, lo, hi, weights, groups, work, out):  # pragma: no cover - compiled
     """sum over replies of W*log2(W) (W: reply weight) for every letter group on
     columns[lo:hi]; weights[j] belongs to columns[j]."""
-    present, key_mass, key_list = work.present, work.key_mass, work.key_list
+    present, cell_n, key_mass, key_list = work.present, work.cell_n, work.key_mass, work.key_list
     tally_cells(columns, lo, hi, weights, groups, work)
     n = hi - lo
     total = 0.0
@@ -208,8 +209,9 @@ def group_weights(columns, lo, hi, weights, groups, work, out):  # pragma: no co
     for k in range(groups.group_letter.size):
         x = groups.group_letter[k]
         n_keys = group_keys(
-            x, groups.group_mask[k], groups.group_size[k], groups.popcount, groups.shift, work
-        )
+            x, groups.group_mask[k], groups.group_size[k], groups.popcount, groups.shift,
+            work.cells, work.cell_list, cell_n, key_mass, key_list,
+        )  # fmt: skip
         score = 0.0
         absent = total
         for i in range(n_keys):

@@ -111,9 +111,17 @@ OpenerContext = namedtuple(
         "query",  # Query
         "ties",  # TieState
         "scratch",  # Scratch
-        "reads",  # Reads
     ],
 )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def reads_of(data, query, scratch):  # pragma: no cover - compiled
+    """The Reads of a search's data, query and scratch."""
+    return Reads(
+        data.matrix, data.matrix_t, data.delta, query.columns, query.starts, scratch.lower,
+        scratch.hist,
+    )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
