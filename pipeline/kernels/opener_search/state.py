@@ -5,7 +5,10 @@ kernel as one typed argument: a kernel reads `context.ties.best[b]`, not the nin
 twenty positional arguments. `OpenerContext` is everything one call of
 CountSearch.winners uses; its per-call parts (tie lists, scratch) are made inside the
 compiled code, where an allocation costs less than handing numba an array from Python.
-The weighted search shares `TieState` only.
+A kernel called per block of guesses, per letter group or several times per bucket
+takes a smaller structure (`Reads`, `Bounds`) or its arrays: numba counts a reference
+to every array of a tuple argument on every call. The weighted search shares `TieState`
+only.
 """
 
 from __future__ import annotations
