@@ -1,3 +1,5 @@
 """The kernel layer: every numba kernel, each behind a small public function that checks
-its arguments. Modules ending in `_jit` hold the compiled code; the others import them
-only when a job is big enough to pay numba's start-up."""
+its arguments. `feedback` and `partition` keep their compiled code in `*_jit` modules,
+imported only when a job is big enough to pay numba's start-up; each search is a
+subpackage (`opener_search`, `optimal_search`) with its kernels beside its public face and
+one module of tuning constants."""
