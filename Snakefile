@@ -1,15 +1,18 @@
 # Wordle data pipeline: word lists and frequencies in, versioned Parquet artifacts out.
-# Thin on purpose: configuration, its validation, the rule files and the default target.
-# All computing lives in the `pipeline` package; see README.md.
+# Thin on purpose: configuration, its validation, the rule files, the repair of damaged
+# files and the default target. All computing lives in the `pipeline` package; see README.md.
 
 import os
+import sys
 
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version, validate
 
+from pipeline import dag
 from pipeline.workflow_checks import (
     config_problem,
     duplicate_label,
+    export_mirror,
     stop,
     whole_source_entries,
 )
@@ -33,6 +36,7 @@ except WorkflowError as error:
     stop(config_problem(config, schema_file, shown=SCHEMA) or " ".join(str(error).split()))
 if problem := duplicate_label(config):
     stop(problem)
+export_mirror(config["mirror"])
 
 
 report: "workflow/report/workflow.rst"
@@ -51,7 +55,17 @@ include: "workflow/rules/report.smk"
 include: "workflow/rules/publish.smk"
 
 
+# A run moves every damaged, foreign or stale file aside, so it is rebuilt; a dry run only
+# names them. Only the main process checks (cluster jobs parse this file again), and not
+# while another run holds the working directory (its jobs may be writing).
+if workflow.is_main_process and not dag.workdir_locked():
+    for line in dag.repair(dry_run=workflow.output_settings.dryrun):
+        print(line, file=sys.stderr)
+
+
 rule all:
     default_target: True
+    message:
+        "all: every artifact and the data package"
     input:
         get_final_outputs(),

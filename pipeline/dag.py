@@ -1,28 +1,35 @@
-"""What the Snakefile asks while it builds the job graph: code inputs and file integrity.
+"""What the Snakefile asks while it builds the job graph: code versions and file integrity.
 
-- code_inputs: the source files a stage's job runs, computed from the import closure of
-  its module (every `import pipeline...` in the package's source, also inside
-  functions), as paths relative to the working directory. Editing a module reruns
-  exactly the rules whose stage imports it; moving the checkout reruns nothing.
-- find_damaged and quarantine: every sealed file that is damaged, foreign or stale (see
-  pipeline.artifacts.seal), and every expected artifact that has no seal, is moved
-  aside to `<file>.damaged` before the job graph is built. Snakemake then sees it
-  missing and rebuilds it from its own inputs, and everything built from it, instead of
-  building on it; the data package is never rewritten around it. Nothing is lost: the bad
-  file stays beside, for inspection. Snakemake offers a Snakefile no sanctioned way to
-  force a rule, and a damaged file has no use, so moving it is the honest repair.
+- code_version: a digest of the source of a stage's import closure (every
+  `import pipeline...` in the package's source, also inside functions), by module name
+  and content, never by path. Each rule passes it as an unnamed param, which Snakemake
+  records with the job's outputs: editing a module reruns exactly the rules whose stage
+  imports it; moving the checkout, or rewriting a module with the same bytes, reruns
+  nothing. (The rule's own script is watched by Snakemake itself.)
+- repair: every sealed file that is damaged, foreign or stale (see
+  pipeline.artifacts.seal), every expected artifact that has no seal, and every file
+  built from one of those, is moved aside to `<file>.damaged` before the job graph is
+  built. Snakemake then sees it missing and rebuilds it from its own inputs, and
+  everything built from it, instead of building on it; the data package is never
+  rewritten around it. Nothing is lost: the bad file stays beside, for inspection.
+  Snakemake offers a Snakefile no sanctioned way to force a rule, and a damaged file has
+  no use, so moving it is the honest repair. A dry run only names what a run would move.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
-from pipeline.artifacts import seal
+from pipeline.artifacts import catalog, seal
+from pipeline.artifacts.words import read_word_index
+from pipeline.core.errors import ArtifactError
+from pipeline.core.word_index import WordIndex
 
 PACKAGE = "pipeline"
 
@@ -94,11 +101,28 @@ def import_closure(root: Path, module: str) -> tuple[str, ...]:
     return tuple(sorted(seen))
 
 
-def code_inputs(root: str | Path, module: str, workdir: str | Path = ".") -> list[str]:
-    """Source files of `module`'s import closure, relative to `workdir` (posix paths)."""
+def code_version(root: str | Path, module: str) -> str:
+    """A digest of `module`'s import closure: each module's name and the sha256 of its
+    source, read anew at each call (not its path, so moving the checkout keeps it)."""
     root = Path(root).resolve()
-    files = [_module_path(root, name) for name in import_closure(root, module)]
-    return sorted(Path(os.path.relpath(f, Path(workdir).resolve())).as_posix() for f in files)
+    digest = hashlib.sha256()
+    for name in import_closure(root, module):
+        digest.update(name.encode() + b"\0")
+        digest.update(hashlib.sha256(_module_path(root, name).read_bytes()).digest())
+    return f"code {digest.hexdigest()[:16]}"
+
+
+def word_index(path: str) -> WordIndex:
+    """The checked word index (read_word_index), read once per version (mtime and size) of
+    the file and its seal: the input functions of about 70 jobs ask for it each time
+    Snakemake updates the job graph (after each checkpoint, while the run waits)."""
+    files = (Path(path), seal.seal_path(path))
+    return _read_word_index(path, tuple((f.stat().st_mtime_ns, f.stat().st_size) for f in files))
+
+
+@cache
+def _read_word_index(path: str, versions: tuple[tuple[int, int], ...]) -> WordIndex:
+    return read_word_index(path)
 
 
 def workdir_locked(workdir: str | Path = ".") -> bool:
@@ -111,29 +135,79 @@ def workdir_locked(workdir: str | Path = ".") -> bool:
     return locks.is_dir() and any(locks.iterdir())
 
 
+def quarantined(path: str | Path) -> Path:
+    """Where a damaged file is moved aside to: `<file>.damaged`."""
+    path = Path(path)
+    return path.with_name(path.name + ".damaged")
+
+
 def quarantine(path: str | Path) -> Path:
     """Move a damaged file aside to `<file>.damaged` (replacing an older one)."""
-    path = Path(path)
-    target = path.with_name(path.name + ".damaged")
+    target = quarantined(path)
     os.replace(path, target)
     return target
 
 
-def repair(sealed_roots: Iterable[str | Path], expected: Iterable[str | Path]) -> list[str]:
-    """Move every damaged, foreign or stale file aside, then what was built from it, until
-    nothing is left to move; return one line per file moved.
-
-    Moving a file makes what was built from it stale in turn (its input is now absent),
-    so the check repeats: Snakemake does not rebuild a missing input of a job that reads
-    a checkpoint's output, so every file downstream must go explicitly.
-    """
-    expected = list(expected)
+def repair(
+    *,
+    dry_run: bool,
+    sealed_roots: Iterable[str | Path] = catalog.SEALED_ROOTS,
+    expected: Iterable[str | Path] = catalog.EXPECTED,
+) -> list[str]:
+    """Move every file of to_move aside (a dry run moves nothing); return one line per
+    file, saying where it went (in a dry run: where a run would move it)."""
     lines = []
-    while damaged := find_damaged(sealed_roots, expected):
-        for path, problem in damaged.items():
-            moved = quarantine(path)
-            lines.append(f"wordle: {problem.split('; ')[0]}: moved to {moved}, rebuilding it")
+    for path, problem in to_move(sealed_roots, expected).items():
+        if dry_run:
+            lines.append(f"wordle: {problem}: a run without -n moves it to {quarantined(path)}")
+        else:
+            lines.append(f"wordle: {problem}: moved to {quarantine(path)}, rebuilding it")
     return lines
+
+
+def to_move(sealed_roots: Iterable[str | Path], expected: Iterable[str | Path]) -> dict[str, str]:
+    """Path -> problem (one clause) of every file a run moves aside: those find_damaged
+    names, then every sealed file whose seal names one of them as an input, until none
+    is added. Reads files, never changes one.
+
+    Every file downstream is named explicitly: Snakemake does not rebuild a missing
+    input of a job that reads a checkpoint's output.
+    """
+    sealed_roots = list(sealed_roots)
+    found = find_damaged(sealed_roots, expected)
+    damaged = {path: problem.split("; ")[0] for path, problem in found.items()}
+    built_from = dict(sealed_inputs(sealed_roots))
+    while stale := {
+        path: next(source for source in inputs if source in damaged)
+        for path, inputs in built_from.items()
+        if path not in damaged and not damaged.keys().isdisjoint(inputs)
+    }:
+        for path, source in stale.items():
+            damaged[path] = f"{path}: stale (built from {source}, which is moved aside)"
+    return damaged
+
+
+def sealed_inputs(sealed_roots: Iterable[str | Path]) -> Iterator[tuple[str, list[str]]]:
+    """(path, the input files its seal names) of every sealed file under `sealed_roots`,
+    paths relative to the working directory as find_damaged names them."""
+    for artifact in sealed_files(sealed_roots):
+        try:
+            recorded = seal.read_seal(artifact).inputs.values()
+        except ArtifactError:
+            continue
+        inputs = [os.path.normpath(artifact.parent / entry["path"]) for entry in recorded]
+        yield artifact.as_posix(), [Path(source).as_posix() for source in inputs]
+
+
+def sealed_files(sealed_roots: Iterable[str | Path]) -> list[Path]:
+    """Every file under `sealed_roots` that has a seal beside it (in sorted order)."""
+    found = []
+    for root in map(Path, sealed_roots):
+        for seal_file in sorted(root.rglob(f"*{seal.SEAL_SUFFIX}")) if root.is_dir() else []:
+            artifact = Path(str(seal_file)[: -len(seal.SEAL_SUFFIX)])
+            if artifact.is_file():
+                found.append(artifact)
+    return found
 
 
 def find_damaged(
@@ -145,12 +219,10 @@ def find_damaged(
     exist without a seal are foreign. Missing files are Snakemake's business.
     """
     problems: dict[str, str] = {}
-    for root in map(Path, sealed_roots):
-        for found in sorted(root.rglob(f"*{seal.SEAL_SUFFIX}")) if root.is_dir() else []:
-            artifact = Path(str(found)[: -len(seal.SEAL_SUFFIX)])
-            trouble = artifact.is_file() and seal.problem(artifact, absent_inputs_are_stale=True)
-            if trouble:
-                problems[artifact.as_posix()] = trouble
+    for artifact in sealed_files(sealed_roots):
+        trouble = seal.problem(artifact, absent_inputs_are_stale=True)
+        if trouble:
+            problems[artifact.as_posix()] = trouble
     for artifact in map(Path, expected):
         if artifact.is_file() and not seal.seal_path(artifact).is_file():
             problems[artifact.as_posix()] = seal.problem(artifact) or f"{artifact}: unsealed"

@@ -6,7 +6,8 @@
   is many lines, and its traceback names Snakemake's code, not the user's key.
   duplicate_label: the one check across entries the schema cannot make.
 - whole_source_entries: a source entry given with --config replaces the configured one
-  whole, instead of Snakemake's key-by-key merge.
+  whole, instead of Snakemake's key-by-key merge. export_mirror: the mirror setting
+  handed to the fetch jobs.
 - stop: end Snakemake with such a message and exit status 1. Input functions that read
   an artifact (the word index, behind the checkpoint) call it on a PipelineError, since
   Snakemake would print an exception in an input function with a traceback.
@@ -15,6 +16,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -22,6 +24,8 @@ from typing import Any, NoReturn
 
 import jsonschema
 import yaml
+
+from pipeline.sources.fetch import MIRROR_ENV, resolve_mirror
 
 HINT_WIDTH = 200  # characters of a description shown in the hint line
 
@@ -147,6 +151,19 @@ def whole_source_entries(config: dict[str, Any], overrides: Mapping[str, Any]) -
         return
     for name, entry in given.items():
         config["sources"][name] = json.loads(json.dumps(entry))
+
+
+def export_mirror(mirror: str) -> None:
+    """Hand the config's mirror folder to fetch jobs in WORDLE_MIRROR (which wins over the
+    config key, so a WORDLE_MIRROR already set stays).
+
+    Not a param on purpose: where bytes are read from (network, mirror, local copy) must
+    never rerun anything; only the source entry and, when pinned, its sha256 do. Cluster
+    jobs parse the Snakefile again with the same --config, so they export the same value.
+    """
+    folder = resolve_mirror(mirror)
+    if folder is not None:
+        os.environ[MIRROR_ENV] = str(folder)
 
 
 def stop(message: str) -> NoReturn:

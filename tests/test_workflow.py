@@ -25,6 +25,7 @@ from tests.workflow_helpers import (
     artifact_files,
     clone_checkout,
     fixture_env,
+    long_lines,
     make_checkout,
     planned_jobs,
     read_config,
@@ -278,11 +279,17 @@ def test_two_clean_runs_give_identical_artifacts_whatever_the_split(built, tmp_p
     """The second clean run splits the work otherwise (one opener job, one solver job for
     the whole opener benchmark) and runs on one core: other work files, but every raw
     input, artifact and the descriptor are the same bytes. Only the seals of the files
-    merged from parts differ, in the parts they name."""
+    merged from parts differ, in the parts they name. It and its dry run print no line
+    over LONGEST_LINE characters."""
     other = make_checkout(
         tmp_path / "unsplit", openers={"parts": 1}, solver={"openers_per_job": 1000}
     )
-    snakemake(other, cores=1)
+    dry_run = snakemake(other, "--dry-run", cores=1)
+    run = snakemake(other, cores=1)
+    for printed in (dry_run, run):  # one short line per job, no file lists
+        assert long_lines(printed) == []
+        assert "Shell command" not in printed.stderr + printed.stdout
+        assert "pipeline/__init__.py" not in printed.stderr + printed.stdout
     work = sorted(path.name for path in (other / "data/work/opener_parts").glob("*.parquet"))
     assert work == ["answers-0.parquet", "prior.parquet"]
     assert len(list((built / "data/work/opener_parts").glob("answers-*.parquet"))) == 3

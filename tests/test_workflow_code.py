@@ -53,7 +53,7 @@ def script_stage(script: Path) -> tuple[str, str]:
 @functools.cache
 def rule_stages() -> dict[str, tuple[str, str]]:
     """Rule name -> (stage module, stage function) its script runs."""
-    return {name: script_stage(script) for name, *_, script, _ in workflow_rules()}
+    return {name: script_stage(script) for name, _, _, _, script, *_ in workflow_rules()}
 
 
 def modulefinder_closure(module: str) -> set[str]:
@@ -103,6 +103,7 @@ def workflow_rules():
                     for path in rule.input
                     if isinstance(path, str) and path.endswith(".py")
                 },
+                [value for value in rule.params if str(value).startswith("code ")],
             )
             for rule in workflow.rules
             if rule.script
@@ -111,7 +112,7 @@ def workflow_rules():
 
 def test_every_rule_hands_exactly_its_named_files_and_params_to_its_stage():
     scripts = set()
-    for name, inputs, outputs, params, script, _ in workflow_rules():
+    for name, inputs, outputs, params, script, *_ in workflow_rules():
         module_name, function_name = script_stage(script)
         scripts.add(script)
         stage = getattr(__import__(module_name, fromlist=[function_name]), function_name)
@@ -122,13 +123,29 @@ def test_every_rule_hands_exactly_its_named_files_and_params_to_its_stage():
     assert scripts == set(SCRIPTS.glob("*.py")), "a script no rule runs"
 
 
-def test_code_inputs_are_each_stages_import_closure():
+def test_import_closures_are_modulefinders():
     for module, _ in set(rule_stages().values()):
-        computed = set(dag.import_closure(REPO, module))
-        assert computed == modulefinder_closure(module), module
-        inputs = dag.code_inputs(REPO, module, REPO)
-        assert set(inputs) == closure_files(module)
-        assert not any(Path(path).is_absolute() for path in inputs)
+        assert set(dag.import_closure(REPO, module)) == modulefinder_closure(module), module
+
+
+def test_a_code_version_changes_exactly_with_the_modules_its_stage_imports(tmp_path):
+    """Editing any module of the package changes the code version of exactly the stages
+    whose closure (by modulefinder) holds it; the same files elsewhere (a moved checkout)
+    have the same versions."""
+    root = tmp_path / "here"
+    shutil.copytree(REPO / "pipeline", root / "pipeline", ignore=shutil.ignore_patterns("__py*"))
+    stages = sorted({module for module, _ in rule_stages().values()})
+    closures = {stage: closure_files(stage) for stage in stages}
+    versions = {stage: dag.code_version(root, stage) for stage in stages}
+    assert versions == {stage: dag.code_version(REPO, stage) for stage in stages}
+    assert len(set(versions.values())) == len(stages)
+    for module in MODULES:
+        path = root / module
+        original = path.read_bytes()
+        path.write_bytes(original + b"\n# edited by a test\n")
+        changed = {stage for stage in stages if dag.code_version(root, stage) != versions[stage]}
+        path.write_bytes(original)
+        assert changed == {stage for stage in stages if module in closures[stage]}, module
 
 
 def test_import_closure_reads_every_form_of_import(tmp_path):
@@ -215,15 +232,18 @@ def test_every_report_figure_names_a_drawing_function():
     assert all(callable(getattr(figures, function)) for function in FIGURES.values())
 
 
-def test_every_rule_lists_its_stages_import_closure_as_inputs():
-    """The source files each rule declares, as Snakemake parsed them, are its stage's import
-    closure by modulefinder: editing any module reruns the rules whose stage imports it
+def test_every_rule_passes_its_stages_code_version_as_a_param():
+    """Each rule, as Snakemake parsed it, has its stage's code version as its one unnamed
+    param, and no source file among its inputs (Snakemake would list them all with each
+    job): editing any module reruns the rules whose stage imports it
     (test_editing_a_module_reruns_exactly_the_rules_that_import_it runs that for real)."""
-    declared = {name: code for name, *_, code in workflow_rules()}
-    assert set(declared) == set(rule_stages())
-    for name, (module, _) in rule_stages().items():
-        assert declared[name] == closure_files(module), name
-    imported = set().union(*declared.values())
+    rules = workflow_rules()
+    assert {name for name, *_ in rules} == set(rule_stages())
+    for name, *_, python_inputs, code in rules:
+        module, _ = rule_stages()[name]
+        assert code == [dag.code_version(REPO, module)], name
+        assert python_inputs == set(), name
+    imported = set().union(*(closure_files(module) for module, _ in rule_stages().values()))
     assert "pipeline/__init__.py" in imported
     assert "pipeline/commands/assistant_game.py" not in imported
     assert imported < set(MODULES)

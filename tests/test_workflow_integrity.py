@@ -1,9 +1,11 @@
 """Damaged, foreign and stale artifacts, through `snakemake` itself: a plain rerun moves
 them aside and rebuilds them from their own inputs; it never builds on them, and the
-data package is never rewritten around them."""
+data package is never rewritten around them. A dry run names what a run moves, and
+changes no file."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from pipeline.artifacts.seal import seal_path
 from tests.workflow_helpers import (
     artifact_files,
     clone_checkout,
+    file_digests,
     make_checkout,
     planned_jobs,
     read_config,
@@ -88,6 +91,9 @@ def test_a_plain_rerun_rebuilds_a_damaged_file_from_its_own_inputs(
     checkout = clone_checkout(built, tmp_path / "c")
     path = checkout / "data" / victim
     damage(path, kind, built_other / "data" / victim)
+    before = file_digests(checkout)
+    dry_run = snakemake(checkout, "--dry-run", check=False)
+    assert file_digests(checkout) == before
     result = snakemake(checkout)
     if kind != "delete":
         named = path if not victim.endswith(".seal.json") else Path(str(path)[: -len(".seal.json")])
@@ -96,6 +102,8 @@ def test_a_plain_rerun_rebuilds_a_damaged_file_from_its_own_inputs(
     rebuilt = {name: data for name, data in files.items() if not name.endswith(".damaged")}
     assert rebuilt == artifact_files(built)
     assert planned_jobs(checkout) == {}
+    moved = {f"data/{name.removesuffix('.damaged')}" for name in files if name.endswith(".damaged")}
+    assert set(re.findall(r"^wordle: ([^:\s]+): ", dry_run.stderr, flags=re.M)) == moved
 
 
 def test_a_running_workflow_is_left_alone(built, tmp_path):

@@ -182,6 +182,26 @@ def artifact_files(checkout: Path) -> dict[str, bytes]:
     }
 
 
+def file_digests(checkout: Path) -> dict[str, str]:
+    """sha256 of every file of a checkout (data, logs, source, config, mirror), by relative
+    path, but Snakemake's own records in .snakemake/ (a dry run rewrites its file cache,
+    .snakemake/iocache/latest.pkl)."""
+    return {
+        path.relative_to(checkout).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(checkout.rglob("*"))
+        if path.is_file() and path.relative_to(checkout).parts[0] != ".snakemake"
+    }
+
+
+LONGEST_LINE = 300  # characters: no line Snakemake prints in a run or a dry run is longer
+
+
+def long_lines(result: subprocess.CompletedProcess) -> list[str]:
+    """The printed lines (stdout and stderr) longer than LONGEST_LINE."""
+    lines = (result.stdout + result.stderr).splitlines()
+    return [line for line in lines if len(line) > LONGEST_LINE]
+
+
 def derived_digests(checkout: Path) -> dict[str, str]:
     """sha256 of every file under data/derived of a checkout, by relative path."""
     files = artifact_files(checkout)

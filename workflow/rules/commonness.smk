@@ -3,17 +3,19 @@
 
 rule build_commonness:
     input:
-        code("pipeline.stages.build_commonness"),
-        words=sealed(WORDS),
+        words=sealed(catalog.WORDS),
         frequency=get_raw("frequency"),
     output:
-        commonness=sealed(COMMONNESS),
+        commonness=sealed(catalog.COMMONNESS),
     params:
+        code("pipeline.stages.build_commonness"),
         **config["commonness"],
     resources:
         # The frequency file is streamed and only the index's words are kept: a 200 MB file
         # peaks at about 170 MB (benchmarks/frequency_memory.py).
         mem_mb=500,
+    message:
+        JOB_MESSAGE
     log:
         "logs/build_commonness/commonness.log",
     benchmark:

@@ -6,16 +6,18 @@
 
 rule fetch_source:
     input:
-        code("pipeline.stages.fetch_source"),
         local=get_local_source,
     output:
-        raw=sealed("data/raw/{source}.txt"),
+        raw=sealed(catalog.RAW),
     params:
+        code("pipeline.stages.fetch_source"),
         name=lambda wildcards: wildcards.source,
         spec=get_source_spec,
         timeout=config["download"]["timeout"],
         retries=config["download"]["retries"],
         deadline=config["download"]["deadline"],
+    message:
+        JOB_MESSAGE
     log:
         "logs/fetch_source/{source}.log",
     benchmark:

@@ -3,14 +3,15 @@
 
 rule compute_entropy:
     input:
-        code("pipeline.stages.compute_entropy"),
-        words=sealed(WORDS),
-        commonness=sealed(COMMONNESS),
+        words=sealed(catalog.WORDS),
+        commonness=sealed(catalog.COMMONNESS),
         patterns=get_answer_matrix,
         square=get_square_matrix,
     output:
-        entropy=sealed(ENTROPY),
-        distribution=sealed(PATTERN_DISTRIBUTION),
+        entropy=sealed(catalog.ENTROPY),
+        distribution=sealed(catalog.PATTERN_DISTRIBUTION),
+    params:
+        code("pipeline.stages.compute_entropy"),
     # Beside the opener parts, with a part's share of the cores (about 2 s of CPU): a job
     # asking for every core would wait until no part runs, and the prior-opener ranking
     # waits for this one. First when ready (see PRIORITIES).
@@ -18,6 +19,8 @@ rule compute_entropy:
     priority: PRIORITIES["compute_entropy"]
     resources:
         mem_mb=1500,
+    message:
+        JOB_MESSAGE
     log:
         "logs/compute_entropy/entropy.log",
     benchmark:

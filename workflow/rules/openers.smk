@@ -7,18 +7,20 @@
 
 rule rank_opener_part:
     input:
-        code("pipeline.stages.rank_opener_part"),
-        words=sealed(WORDS),
+        words=sealed(catalog.WORDS),
         patterns=get_answer_matrix,
     output:
-        part=sealed("data/work/opener_parts/answers-{part}.parquet"),
+        part=sealed(catalog.ANSWERS_PART),
     params:
+        code("pipeline.stages.rank_opener_part"),
         number=lambda wildcards: int(wildcards.part),
         parts=config["openers"]["parts"],
     threads: part_threads()
     priority: PRIORITIES["rank_opener_part"]
     resources:
         mem_mb=1000,
+    message:
+        JOB_MESSAGE
     log:
         "logs/rank_opener_part/answers-{part}.log",
     benchmark:
@@ -29,18 +31,20 @@ rule rank_opener_part:
 
 rule rank_prior_openers:
     input:
-        code("pipeline.stages.rank_prior_openers"),
-        words=sealed(WORDS),
-        commonness=sealed(COMMONNESS),
-        entropy=sealed(ENTROPY),
+        words=sealed(catalog.WORDS),
+        commonness=sealed(catalog.COMMONNESS),
+        entropy=sealed(catalog.ENTROPY),
     output:
-        part=sealed("data/work/opener_parts/prior.parquet"),
+        part=sealed(catalog.PRIOR_PART),
     params:
+        code("pipeline.stages.rank_prior_openers"),
         prior_top_k=config["openers"]["prior_top_k"],
     threads: part_threads()
     priority: PRIORITIES["rank_prior_openers"]
     resources:
         mem_mb=1500,
+    message:
+        JOB_MESSAGE
     log:
         "logs/rank_prior_openers/prior.log",
     benchmark:
@@ -54,12 +58,15 @@ rule rank_prior_openers:
 # (the opener benchmark) and the optimal searches start before the second guesses are merged.
 checkpoint rank_openers:
     input:
-        code("pipeline.stages.rank_openers"),
-        words=sealed(WORDS),
+        words=sealed(catalog.WORDS),
         parts=get_opener_parts(),
     output:
-        openers=sealed(OPENERS),
+        openers=sealed(catalog.OPENERS),
+    params:
+        code("pipeline.stages.rank_openers"),
     priority: PRIORITIES["rank_openers"]
+    message:
+        JOB_MESSAGE
     log:
         "logs/rank_openers/openers.log",
     benchmark:
@@ -70,12 +77,15 @@ checkpoint rank_openers:
 
 rule merge_second_guesses:
     input:
-        code("pipeline.stages.merge_second_guesses"),
-        words=sealed(WORDS),
+        words=sealed(catalog.WORDS),
         parts=get_opener_parts(),
     output:
-        second_guesses=sealed(SECOND_GUESSES),
+        second_guesses=sealed(catalog.SECOND_GUESSES),
+    params:
+        code("pipeline.stages.merge_second_guesses"),
     priority: PRIORITIES["merge_second_guesses"]
+    message:
+        JOB_MESSAGE
     log:
         "logs/merge_second_guesses/second_guesses.log",
     benchmark:

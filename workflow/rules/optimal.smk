@@ -8,19 +8,21 @@ rule solve_optimal:
         mode="normal|hard",
         opener="[a-z]+",
     input:
-        code("pipeline.stages.solve_optimal"),
-        words=sealed(WORDS),
+        words=sealed(catalog.WORDS),
         patterns=get_answer_matrix,
     output:
-        summary=sealed("data/work/optimal/{mode}/{opener}.summary.parquet"),
-        tree=sealed("data/work/optimal/{mode}/{opener}.tree.parquet"),
+        summary=sealed(catalog.OPTIMAL_SUMMARY),
+        tree=sealed(catalog.OPTIMAL_TREE),
     params:
+        code("pipeline.stages.solve_optimal"),
         mode=lambda wildcards: wildcards.mode,
         opener=lambda wildcards: wildcards.opener,
         max_guesses=config["optimal"]["max_guesses"],
     threads: 1
     resources:
         mem_mb=1500,
+    message:
+        JOB_MESSAGE
     log:
         "logs/solve_optimal/{mode}-{opener}.log",
     benchmark:
@@ -31,13 +33,16 @@ rule solve_optimal:
 
 rule merge_optimal:
     input:
-        code("pipeline.stages.merge_optimal"),
-        words=sealed(WORDS),
-        summaries=get_optimal_parts("summary"),
-        trees=get_optimal_parts("tree"),
+        words=sealed(catalog.WORDS),
+        summaries=get_optimal_parts(catalog.OPTIMAL_SUMMARY),
+        trees=get_optimal_parts(catalog.OPTIMAL_TREE),
     output:
-        optimal_openers=sealed(OPTIMAL_OPENERS),
-        optimal_trees=sealed(OPTIMAL_TREES),
+        optimal_openers=sealed(catalog.OPTIMAL_OPENERS),
+        optimal_trees=sealed(catalog.OPTIMAL_TREES),
+    params:
+        code("pipeline.stages.merge_optimal"),
+    message:
+        JOB_MESSAGE
     log:
         "logs/merge_optimal/optimal.log",
     benchmark:

@@ -3,17 +3,19 @@
 
 rule compute_pattern_chunk:
     input:
-        code("pipeline.stages.compute_pattern_chunk"),
-        words=sealed(WORDS),
+        words=sealed(catalog.WORDS),
     output:
-        chunk=sealed("data/derived/{matrix}/chunk-{chunk}.npy.zst"),
+        chunk=sealed(catalog.MATRIX_CHUNK),
     params:
+        code("pipeline.stages.compute_pattern_chunk"),
         matrix=lambda wildcards: wildcards.matrix,
         number=lambda wildcards: int(wildcards.chunk),
         chunk_rows=config["patterns"]["chunk_rows"],
         zstd_level=config["patterns"]["zstd_level"],
     resources:
         mem_mb=get_chunk_mem_mb,
+    message:
+        JOB_MESSAGE
     log:
         "logs/compute_pattern_chunk/{matrix}-{chunk}.log",
     benchmark:
@@ -24,14 +26,16 @@ rule compute_pattern_chunk:
 
 rule index_pattern_chunks:
     input:
-        code("pipeline.stages.index_pattern_chunks"),
-        words=sealed(WORDS),
+        words=sealed(catalog.WORDS),
         chunks=get_pattern_chunks,
     output:
-        index=sealed("data/derived/{matrix}/index.json"),
+        index=sealed(catalog.MATRIX_INDEX),
     params:
+        code("pipeline.stages.index_pattern_chunks"),
         matrix=lambda wildcards: wildcards.matrix,
         chunk_rows=config["patterns"]["chunk_rows"],
+    message:
+        JOB_MESSAGE
     log:
         "logs/index_pattern_chunks/{matrix}.log",
     benchmark:

@@ -3,13 +3,15 @@
 
 rule build_datapackage:
     input:
-        code("pipeline.stages.build_datapackage"),
         artifacts=get_sealed_artifacts,
-        raw=sealed(*[layout.raw(source) for source in SOURCES]),
+        raw=sealed(*[catalog.RAW.format(source=source) for source in catalog.SOURCES]),
     output:
-        datapackage=sealed(DATAPACKAGE),
+        datapackage=sealed(catalog.DATAPACKAGE),
     params:
+        code("pipeline.stages.build_datapackage"),
         config=get_published_config(),
+    message:
+        JOB_MESSAGE
     log:
         "logs/build_datapackage/datapackage.log",
     benchmark:

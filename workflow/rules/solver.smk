@@ -5,17 +5,17 @@
 
 rule play_strategy:
     input:
-        code("pipeline.stages.play_strategy"),
-        words=sealed(WORDS),
-        commonness=sealed(COMMONNESS),
+        words=sealed(catalog.WORDS),
+        commonness=sealed(catalog.COMMONNESS),
         patterns=get_answer_matrix,
-        openers=get_unit_file(OPENERS, needs_rankings),
-        second_guesses=get_unit_file(SECOND_GUESSES, needs_second_guesses),
-        optimal_openers=get_unit_file(OPTIMAL_OPENERS, needs_optimal),
-        optimal_trees=get_unit_file(OPTIMAL_TREES, needs_optimal),
+        openers=get_unit_file(catalog.OPENERS, needs_rankings),
+        second_guesses=get_unit_file(catalog.SECOND_GUESSES, needs_second_guesses),
+        optimal_openers=get_unit_file(catalog.OPTIMAL_OPENERS, needs_optimal),
+        optimal_trees=get_unit_file(catalog.OPTIMAL_TREES, needs_optimal),
     output:
-        games=sealed("data/work/games/{unit}.parquet"),
+        games=sealed(catalog.GAMES),
     params:
+        code("pipeline.stages.play_strategy"),
         strategy=lambda wildcards: PLAY_UNITS[wildcards.unit]["strategy"],
         opener_slice=lambda wildcards: PLAY_UNITS[wildcards.unit]["opener_slice"],
         max_turns=config["solver"]["max_turns"],
@@ -23,6 +23,8 @@ rule play_strategy:
     priority: play_priority
     resources:
         mem_mb=1500,
+    message:
+        JOB_MESSAGE
     log:
         "logs/play_strategy/{unit}.log",
     benchmark:
@@ -33,17 +35,19 @@ rule play_strategy:
 
 rule summarize_benchmarks:
     input:
-        code("pipeline.stages.summarize_benchmarks"),
-        parts=sealed(*[f"data/work/games/{unit}.parquet" for unit in PLAY_UNITS]),
+        parts=sealed(*[catalog.GAMES.format(unit=unit) for unit in PLAY_UNITS]),
         optimal_openers=get_optimum_openers,
     output:
-        games=sealed(BENCHMARK_GAMES),
-        summary=sealed(BENCHMARK_SUMMARY),
-        score_model=sealed(SCORE_MODEL),
+        games=sealed(catalog.BENCHMARK_GAMES),
+        summary=sealed(catalog.BENCHMARK_SUMMARY),
+        score_model=sealed(catalog.SCORE_MODEL),
     params:
+        code("pipeline.stages.summarize_benchmarks"),
         max_turns=config["solver"]["max_turns"],
         bin_bits=config["solver"]["bin_bits"],
         strategies=config["solver"]["strategies"],
+    message:
+        JOB_MESSAGE
     log:
         "logs/summarize_benchmarks/benchmarks.log",
     benchmark:

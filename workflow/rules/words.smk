@@ -3,11 +3,14 @@
 
 checkpoint build_word_index:
     input:
-        code("pipeline.stages.build_word_index"),
         allowed=get_raw("allowed"),
         answers=get_raw("answers"),
     output:
-        words=sealed(WORDS),
+        words=sealed(catalog.WORDS),
+    params:
+        code("pipeline.stages.build_word_index"),
+    message:
+        JOB_MESSAGE
     log:
         "logs/build_word_index/words.log",
     benchmark:
