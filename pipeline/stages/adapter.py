@@ -3,7 +3,7 @@
 Each rule's script is three lines that call `run_stage`. The rule's named inputs and
 outputs (less the `.seal.json` companions declared beside every artifact), its params
 and, when the stage takes them, its threads become the stage's keyword arguments;
-unnamed inputs (the code the rule depends on) are not passed. The log goes to the rule's
+unnamed params (the rule's code version) are not passed. The log goes to the rule's
 log file. A PipelineError ends the job with one line on stderr and in the log (exit 1);
 anything else is a bug and keeps its traceback, in the log. A job that succeeds ends
 its log with its CPU time and peak memory, from the kernel's accounting (exact, where
