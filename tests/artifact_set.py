@@ -46,9 +46,9 @@ from pipeline.analysis.play_units import (
     play_units,
 )
 from pipeline.artifacts import benchmark as benchmark_artifact
+from pipeline.artifacts import catalog, layout
 from pipeline.artifacts import commonness as commonness_artifact
 from pipeline.artifacts import entropy as entropy_artifact
-from pipeline.artifacts import layout
 from pipeline.artifacts import openers as openers_artifact
 from pipeline.artifacts import optimal as optimal_artifact
 from pipeline.artifacts import words as words_artifact
@@ -104,16 +104,9 @@ def synthetic_words(seed: int = 7, n_words: int = 90, n_answers: int = 36):
     return ordered, answers, p_common
 
 
-PLOTS = {  # as the workflow's REPORT_ITEMS (plots): plot -> the artifacts it is drawn from
-    "guess-distribution": [benchmark_artifact.SUMMARY_FILE],
-    "opener-benchmark": [benchmark_artifact.SUMMARY_FILE],
-    "score-model": [benchmark_artifact.SCORE_MODEL_FILE],
-    "entropy-vs-commonness": [entropy_artifact.ENTROPY_FILE, commonness_artifact.FILE],
-}
-TABLES = {  # and its tables
-    "benchmark-summary": [benchmark_artifact.SUMMARY_FILE],
-    "top-openers": [openers_artifact.OPENERS_FILE, benchmark_artifact.SUMMARY_FILE],
-}
+# The report's items, by kind, as the workflow draws them (pipeline.artifacts.catalog).
+PLOTS = [name for name, item in catalog.REPORT_ITEMS.items() if item["kind"] == "plot"]
+TABLES = [name for name, item in catalog.REPORT_ITEMS.items() if item["kind"] == "table"]
 
 
 @cache
@@ -342,24 +335,16 @@ class ArtifactSet:
         return self.derived / "datapackage.json"
 
     def published(self) -> list[Path]:
-        """Every published artifact, in the workflow's order (get_artifacts)."""
+        """Every published artifact, in the workflow's order (catalog.published)."""
         matrices = ["patterns", "patterns_square"] if self.settings.square else ["patterns"]
-        return [
-            self.words,
-            self.commonness,
-            *[path for name in matrices for path in self.matrix(name)],
-            self.entropy,
-            self.distribution,
-            self.openers,
-            self.second_guesses,
-            self.games,
-            self.summary,
-            self.score_model,
-            self.optimal_openers,
-            self.optimal_trees,
-            *[self.plot(name) for name in PLOTS],
-            *[self.table(name) for name in TABLES],
-        ]
+        stored = [self.root / path for name in matrices for path in self.matrix_files(name)]
+        relative = [path.relative_to(self.root).as_posix() for path in stored]
+        return [self.root / path for path in catalog.published(relative)]
+
+    def matrix_files(self, name: str) -> list[str]:
+        """The stored matrix's files as the workflow names them (relative to root)."""
+        chunks = len(self.matrix(name)) - 1
+        return catalog.matrix_files(name, chunks)
 
 
 def build_artifact_set(
@@ -452,13 +437,11 @@ def build_artifact_set(
     play_benchmark_units(result, words, matrices["patterns"])
     if last < steps.index("report"):
         return result
-    for name, sources in PLOTS.items():
+    for name, item in catalog.REPORT_ITEMS.items():
         draw_report_item(
-            artifacts=[derived / f for f in sources], item=result.plot(name), name=name
-        )
-    for name, sources in TABLES.items():
-        draw_report_item(
-            artifacts=[derived / f for f in sources], item=result.table(name), name=name
+            artifacts=[root / path for path in item["inputs"]],
+            item=root / catalog.report_item(name),
+            name=name,
         )
     if last < steps.index("manifest"):
         return result
