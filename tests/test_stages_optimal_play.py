@@ -8,6 +8,7 @@ from pathlib import Path
 
 import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 
 from pipeline.artifacts import benchmark as store
@@ -91,6 +92,37 @@ def test_an_opener_without_a_proven_tree_is_refused(built, tmp_path):
     with pytest.raises(PipelineError, match="'optimal' needs the stored optimal trees"):
         run(built, tmp_path / "none", strategies=[{"name": "optimal"}],
             optimal_openers=None, optimal_trees=None)  # fmt: skip
+
+
+def test_a_mode_without_a_winning_tree_plays_no_games(built, tmp_path, caplog):
+    """When the search proved for every hard-mode opener that no tree wins every answer,
+    optimal_hard plays no games (the summary has no row for it, the log says why) and the
+    run goes on; optimal still plays its tree, and so does an opener of its own."""
+    openers = optimal_artifact.read_openers(built.optimal_openers).to_pylist()
+    reason = "no tree wins every answer within 6 guesses in hard mode"
+    no_tree = {"total_guesses": None, "mean_guesses": None, "proven": True, "lower_bound": None,
+               "upper_bound": None, "reason": reason}  # fmt: skip
+    for row in openers:
+        if row["mode"] == "hard":
+            row.update(no_tree)
+    trees = parquet.read_table(built.optimal_trees, optimal_artifact.TREES_SCHEMA)
+    trees = trees.filter(pc.field("mode") == "normal")
+    (tmp_path / "edited").mkdir()
+    paths = (tmp_path / "edited" / "optimal_openers.parquet", tmp_path / "edited" / "trees.parquet")
+    optimal_artifact.write_optimal(
+        pa.Table.from_pylist(openers, schema=optimal_artifact.OPENERS_SCHEMA), [trees], paths,
+        inputs={"words": built.words}, settings={},
+    )  # fmt: skip
+    strategies = [{"name": "optimal"}, {"name": "optimal_hard"},
+                  {"name": "optimal_hard", "label": "hard_own", "opener": WORDS[1]}]  # fmt: skip
+    out = run(built, tmp_path / "out", strategies=strategies,
+              optimal_openers=paths[0], optimal_trees=paths[1])  # fmt: skip
+    summary = store.read_summary(out["summary"]).to_pylist()
+    assert [row["strategy"] for row in summary] == ["optimal"]
+    assert summary[0]["total_guesses"] == brute_force_optimum("normal")[0]
+    assert games_of(out["games"])["strategy"].unique().to_list() == ["optimal"]
+    assert "optimal_hard: no tree of any opener wins every answer" in caplog.text
+    assert f"hard_own: no tree of opener '{WORDS[1]}'" in caplog.text
 
 
 def edited_trees(built, folder: Path, edit) -> tuple[Path, Path]:

@@ -78,15 +78,16 @@ def copy_source(destination: Path) -> None:
 KERNEL_CACHE_SOURCE: Path | None = None
 
 
-def copy_kernel_cache(destination: Path) -> None:
-    """numba's cache files (pipeline/**/__pycache__/*.nbi, *.nbc) of KERNEL_CACHE_SOURCE,
-    when there is one, into the checkout `destination`. numba keys them by each module's
-    size and mtime (copy_source keeps both) and its bytecode, so a kernel whose code
-    differs is compiled again."""
-    if KERNEL_CACHE_SOURCE is None:
+def copy_kernel_cache(destination: Path, source: Path | None = None) -> None:
+    """numba's cache files (pipeline/**/__pycache__/*.nbi, *.nbc) of the checkout `source`
+    (default KERNEL_CACHE_SOURCE), when there is one, into the checkout `destination`.
+    numba keys them by each module's size and mtime (copy_source keeps both) and its
+    bytecode, so a kernel whose code differs is compiled again."""
+    source = source or KERNEL_CACHE_SOURCE
+    if source is None:
         return
-    for cached in sorted((KERNEL_CACHE_SOURCE / "pipeline").rglob("__pycache__/*.nb[ic]")):
-        target = destination / cached.relative_to(KERNEL_CACHE_SOURCE)
+    for cached in sorted((source / "pipeline").rglob("__pycache__/*.nb[ic]")):
+        target = destination / cached.relative_to(source)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(cached, target)
 

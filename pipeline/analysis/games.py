@@ -115,15 +115,25 @@ def play_unit(
 
 def play_optimal(
     data: GameData, strategy: Mapping[str, Any], max_turns: int
-) -> tuple[str, list[Game]]:
+) -> tuple[str | None, list[Game]]:
     """(opener, games) of `optimal` or `optimal_hard`: the stored tree of the configured
-    opener (default the best proven opener of the mode), checked while it is played."""
+    opener (default the best proven opener of the mode), checked while it is played; no
+    games (and no opener) when the optimal search proved that no tree wins every answer."""
     name = strategy["name"]
     params = {k: v for k, v in strategy.items() if k not in ("name", "label")}
     check_parameters(name, params, ("opener",))
     if data.optimal_trees is None:
         raise PipelineError(f"strategy {name!r} needs the stored optimal trees")
-    tree = data.optimal_trees(OPTIMAL_MODES[name], params.get("opener"))
+    mode, opener = OPTIMAL_MODES[name], params.get("opener")
+    tree = data.optimal_trees(mode, opener)
+    if tree is None:
+        which = f"opener {opener!r}" if opener else "any opener"
+        log.warning(
+            "%s: no tree of %s wins every answer within the optimal search's guesses in %s "
+            "mode (optimal_openers.parquet); it plays no games",
+            label_of(strategy), which, mode,
+        )  # fmt: skip
+        return None, []
     games = play_tree(OptimalTreeStrategy(data, tree), data, max_turns)
     check_played(tree, games)
     return tree.opener, games

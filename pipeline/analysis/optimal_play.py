@@ -83,8 +83,9 @@ class OptimalTree:
         return f"{self.mode}-mode tree of opener {self.opener!r}, node {node_id}"
 
 
-# (mode, opener word or None for the best proven opener of the mode) -> the stored tree
-TreeLookup = Callable[[str, str | None], OptimalTree]
+# (mode, opener word or None for the best proven opener of the mode) -> the stored tree,
+# None when the search proved that no tree wins every answer within its guesses
+TreeLookup = Callable[[str, str | None], OptimalTree | None]
 
 
 class OptimalTreeStrategy(Strategy):

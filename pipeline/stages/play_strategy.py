@@ -25,14 +25,18 @@ from pipeline.core.word_index import WordIndex
 
 def stored_trees(openers: Path, trees: Path, index: WordIndex) -> TreeLookup:
     """The optimal strategies' trees: (mode, opener or None) -> the stored tree of that
-    opener, or of the best proven opener of the mode. An opener without a proven total,
-    or a tree whose words are not the word index's, is an ArtifactError naming the file."""
+    opener, or of the best proven opener of the mode; None when the search proved that no
+    tree wins every answer (for that opener, or for every opener of the mode). An opener
+    without a proven result, or a tree whose words are not the word index's, is an
+    ArtifactError naming the file."""
     table = optimal_artifact.read_openers(openers)
     columns = [table[name].to_pylist() for name in ("mode", "opener", "total_guesses", "proven")]
 
-    def lookup(mode: str, opener: str | None) -> OptimalTree:
+    def lookup(mode: str, opener: str | None) -> OptimalTree | None:
         if opener is None:
             best = best_opener(*columns, mode=mode)
+            if best is None and no_tree_wins(columns, mode):
+                return None
             if best is None:
                 raise ArtifactError(f"{openers}: no proven {mode}-mode opener")
             opener, total = best
@@ -40,7 +44,9 @@ def stored_trees(openers: Path, trees: Path, index: WordIndex) -> TreeLookup:
             rows = [
                 t for m, o, t, p in zip(*columns, strict=True) if (m, o, p) == (mode, opener, True)
             ]
-            if not rows or rows[0] is None:
+            if rows == [None]:
+                return None
+            if not rows:
                 raise ArtifactError(f"{openers}: no proven {mode}-mode total for opener {opener!r}")
             total = rows[0]
         nodes = optimal_artifact.read_tree(trees, mode, opener).to_pydict()
@@ -56,6 +62,13 @@ def stored_trees(openers: Path, trees: Path, index: WordIndex) -> TreeLookup:
             raise ArtifactError(f"{trees}: {error}") from error
 
     return lookup
+
+
+def no_tree_wins(columns: Sequence[list], mode: str) -> bool:
+    """Whether optimal_openers.parquet's columns (mode, opener, total, proven) prove, for
+    every opener of the mode searched, that no tree wins every answer."""
+    rows = [(t, p) for m, _, t, p in zip(*columns, strict=True) if m == mode]
+    return bool(rows) and all(proven and total is None for total, proven in rows)
 
 
 def attach_rankings(

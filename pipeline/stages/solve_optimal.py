@@ -11,7 +11,7 @@ from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
 from pipeline.core.errors import PipelineError
-from pipeline.kernels.optimal_search import MAX_SEARCH_LENGTH, solve_opener
+from pipeline.kernels.optimal_search import solve_opener
 
 log = logging.getLogger(__name__)
 
@@ -38,11 +38,6 @@ def solve_optimal(
     opener_id = index.word_id(opener)
     if opener_id is None:
         raise PipelineError(f"config: optimal.openers: {opener!r} is not a word of the word index")
-    if index.length > MAX_SEARCH_LENGTH:
-        raise PipelineError(
-            f"the optimal search takes words of at most {MAX_SEARCH_LENGTH} letters, "
-            f"these have {index.length}"
-        )
     matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
     result = solve_opener(
         matrix.full(),

@@ -35,11 +35,11 @@ S_NODES, S_SCANS, S_SCANNED, S_EVALS = range(4)
 SearchContext = namedtuple(
     "SearchContext",
     [
-        "m",  # (G, A) uint8 pattern ids, rows are guesses
-        "mt",  # (A, G) uint8 transposed copy: a full scan streams one row per answer
+        "m",  # (G, A) pattern ids (uint8 up to 5 letters, else uint16), rows are guesses
+        "mt",  # (A, G) transposed copy: a full scan streams one row per answer
         "answer_rows",  # (A,) int32 word row of each answer column
         "letters",  # (G, L) uint8 letter codes (hard mode)
-        "packed",  # (G, 3) uint64 packed letters and letter counts (hard mode)
+        "packed",  # (G, 3 or 5) uint64 packed letters and letter counts (hard mode)
         "digits",  # (3**L, L) uint8 colour of each position of each pattern
         "part",  # (D + 2, A) int32: row d holds H split by the guess tried at depth d;
         # the last row holds the answers of the node the search starts from
@@ -60,7 +60,7 @@ SearchContext = namedtuple(
         "green",  # (D + 1, L) int32 hard-mode state: green letter per position or -1
         "mins",  # (D + 1, 26) int32 hard-mode state: minimum count per letter
         "best",  # (D + 1,) int64 an optimal guess of the last node solved at depth d
-        "replies",  # (REPLY_BLOCK * A,) uint8 replies of a block of guesses to H
+        "replies",  # (REPLY_BLOCK * A,) replies (the dtype of m) of a block of guesses to H
         "merged",  # (A,) int32 scratch: a union of classes (infer)
         "params",  # int64 settings (P_* slots)
         "stats",  # int64 counters (S_* slots)
@@ -111,7 +111,7 @@ def build_context(matrix, answer_rows, encoded, hard, max_guesses, top_k, flags)
         green=np.full((depths, length), -1, dtype=np.int32),
         mins=np.zeros((depths, ALPHABET_SIZE), dtype=np.int32),
         best=np.full(depths, -1, dtype=np.int64),
-        replies=np.zeros(REPLY_BLOCK * n_answers, dtype=np.uint8),
+        replies=np.zeros(REPLY_BLOCK * n_answers, dtype=matrix.dtype),
         merged=np.zeros(n_answers, dtype=np.int32),
         params=params,
         stats=np.zeros(4, dtype=np.int64),

@@ -139,8 +139,11 @@ def distinct_guesses(source, letters, present, table, generation, out) -> int:
     tile yellow, so two guesses that agree on every position holding a letter of H (the
     `present` letter set) get the same reply from every answer. Such a guess is a
     duplicate; source ascends, so each kept guess is the lowest row of its group. `table`
-    is a hash set of (generation << 32 | projected word); out may be source itself.
+    is a hash set of (generation << 32 | projected word); out may be source itself. Words
+    of more than _SHORT letters have longer projections: _distinct_long.
     """
+    if letters.shape[1] > _SHORT:
+        return _distinct_long(source, letters, present, table, generation, out)
     code_of = np.zeros(32, dtype=np.int64)  # letter -> letter + 1 if in H, else 0
     for a in range(26):
         if (present >> a) & 1:
@@ -158,6 +161,39 @@ def distinct_guesses(source, letters, present, table, generation, out) -> int:
         while table[slot] != entry and (table[slot] >> 32) == generation:
             slot = (slot + 1) & mask
         new = table[slot] != entry  # branch-free from here: half of the words are new
+        table[slot] = entry
+        out[kept] = word
+        kept += new
+    return kept
+
+
+_SHORT = 6  # the longest words whose projections (5 bits a letter) fit below the stamp
+
+
+@njit(cache=True, nogil=True)
+def _distinct_long(source, letters, present, table, generation, out) -> int:
+    """distinct_guesses for words of more than _SHORT letters: the stamp gets the bits above
+    the 5L of the projected word, and the table is cleared whenever it wraps."""
+    code_of = np.zeros(32, dtype=np.int64)
+    for a in range(26):
+        if (present >> a) & 1:
+            code_of[a] = a + 1
+    mask = table.shape[0] - 1
+    shift = 5 * letters.shape[1]
+    stamp = 1 + (generation - 1) % ((1 << (63 - shift)) - 1)
+    if stamp == 1:
+        table[:] = 0
+    kept = 0
+    for index in range(source.shape[0]):
+        word = source[index]
+        code = 0
+        for i in range(letters.shape[1]):
+            code = (code << 5) | code_of[letters[word, i]]
+        entry = (stamp << shift) | code
+        slot = ((code * 2654435761) >> 15) & mask
+        while table[slot] != entry and (table[slot] >> shift) == stamp:
+            slot = (slot + 1) & mask
+        new = table[slot] != entry
         table[slot] = entry
         out[kept] = word
         kept += new

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.wordle import ALPHABET_SIZE, encode_words
+from pipeline.core.wordle import ALPHABET_SIZE, MAX_WORD_LENGTH, encode_words, pattern_dtype
 from pipeline.kernels.feedback import feedback_matrix
 from pipeline.kernels.optimal_search import context, recursion
 from pipeline.kernels.optimal_search.context import build_context
@@ -36,8 +36,8 @@ from pipeline.kernels.optimal_search.hard_state import child_state, filter_allow
 from pipeline.kernels.optimal_search.memo import MAX_REM
 from pipeline.kernels.optimal_search.tuning import flags_without
 
-# Longest words the search takes: pattern ids fit uint8 and hard_state packs 5 bits per letter.
-MAX_SEARCH_LENGTH = 5
+# Longest words the search takes: every length the word index accepts.
+MAX_SEARCH_LENGTH = MAX_WORD_LENGTH
 TREE_FIELDS = ("node_id", "parent_id", "pattern", "guess", "n_answers", "depth")
 WordLists = namedtuple("WordLists", ["words", "encoded", "matrix", "answer_rows"])
 
@@ -94,8 +94,8 @@ def _check_inputs(matrix, answer_rows, encoded, max_guesses, top_k, cutoff):
     matrix = np.asarray(matrix)
     encoded = np.asarray(encoded)
     answer_rows = np.asarray(answer_rows)
-    if matrix.ndim != 2 or matrix.dtype != np.uint8:
-        raise ValueError(f"matrix must be a 2-D uint8 (guesses, answers) array, not {matrix.dtype}")
+    if matrix.ndim != 2:
+        raise ValueError(f"matrix must be a 2-D (guesses, answers) array, not {matrix.ndim}-D")
     n_guesses, n_answers = matrix.shape
     if n_answers == 0 or n_guesses >= 1 << context.ID_BITS:
         raise ValueError(f"matrix shape {matrix.shape} is empty or has too many guesses")
@@ -103,6 +103,9 @@ def _check_inputs(matrix, answer_rows, encoded, max_guesses, top_k, cutoff):
     if encoded.ndim != 2 or encoded.shape[0] != n_guesses or not 1 <= length <= MAX_SEARCH_LENGTH:
         shape = f"({n_guesses}, L <= {MAX_SEARCH_LENGTH})"
         raise ValueError(f"encoded must be {shape} letter codes, not {encoded.shape}")
+    if matrix.dtype != pattern_dtype(length):
+        expected = f"{pattern_dtype(length)} pattern ids for {length} letters"
+        raise ValueError(f"matrix must hold {expected}, not {matrix.dtype}")
     if answer_rows.shape != (n_answers,) or not np.issubdtype(answer_rows.dtype, np.integer):
         raise ValueError(f"answer_rows must be {n_answers} integer word rows")
     if answer_rows.min() < 0 or answer_rows.max() >= n_guesses:
@@ -139,7 +142,7 @@ def solve_opener(
 ) -> OptimalResult:
     """Best decision tree starting with word row `opener` (exhaustive unless top_k is set).
 
-    matrix: (G, A) uint8 pattern ids, rows guesses; answer_rows[j]: word row of answer j;
+    matrix: (G, A) pattern_dtype ids, rows guesses; answer_rows[j]: word row of answer j;
     encoded: (G, L) letter codes (hard mode reads letters). Answers count uniformly.
     cutoff: only totals below it matter (ranking openers against a known total): once the
     optimum is proven >= cutoff the search stops, with that bound and no tree.
