@@ -58,6 +58,19 @@ def child_state(green, mins, depth, letters, digits, guess, pattern) -> None:
 
 
 @njit(cache=True, nogil=True)
+def _green_mask(green):
+    """(mask, target) over the packed letters: the 5-bit fields the greens fix, and the
+    letter + 1 each must hold."""
+    mask = np.uint64(0)
+    target = np.uint64(0)
+    for i in range(green.shape[0]):
+        if green[i] >= 0:
+            mask |= np.uint64(31) << np.uint64(5 * i)
+            target |= np.uint64(green[i] + 1) << np.uint64(5 * i)
+    return mask, target
+
+
+@njit(cache=True, nogil=True)
 def filter_allowed(source, packed, green, mins, out) -> int:
     """Keep the words of `source` that meet the state (green, mins); write them to out and
     return how many. Greens compare under a mask of the packed letters; letter counts
@@ -65,12 +78,7 @@ def filter_allowed(source, packed, green, mins, out) -> int:
     its guard bit, after Selby's okhard); words of more than 7 letters: _filter_long."""
     if packed.shape[1] > 3:
         return _filter_long(source, packed, green, mins, out)
-    mask = np.uint64(0)
-    target = np.uint64(0)
-    for i in range(green.shape[0]):
-        if green[i] >= 0:
-            mask |= np.uint64(31) << np.uint64(5 * i)
-            target |= np.uint64(green[i] + 1) << np.uint64(5 * i)
+    mask, target = _green_mask(green)
     need_low = np.uint64(0)
     need_high = np.uint64(0)
     for a in range(mins.shape[0]):
@@ -94,12 +102,7 @@ def filter_allowed(source, packed, green, mins, out) -> int:
 @njit(cache=True, nogil=True)
 def _filter_long(source, packed, green, mins, out) -> int:
     """filter_allowed for words of more than _SHORT letters (8-bit count fields)."""
-    mask = np.uint64(0)
-    target = np.uint64(0)
-    for i in range(green.shape[0]):
-        if green[i] >= 0:
-            mask |= np.uint64(31) << np.uint64(5 * i)
-            target |= np.uint64(green[i] + 1) << np.uint64(5 * i)
+    mask, target = _green_mask(green)
     need = np.zeros(packed.shape[1], dtype=np.uint64)  # need[0] unused
     for a in range(mins.shape[0]):
         need[1 + a // _LONG_PER_WORD] += np.uint64(mins[a]) << np.uint64(8 * (a % _LONG_PER_WORD))

@@ -131,6 +131,19 @@ def sort_by_size(classes, count, sizes) -> None:
         classes[j + 1] = p
 
 
+_SHORT = 6  # the longest words whose projections (5 bits a letter) fit below the stamp
+
+
+@njit(cache=True, nogil=True)
+def _letter_codes(present):
+    """letter -> letter + 1 if it is in the `present` set (the letters of H), else 0."""
+    code_of = np.zeros(32, dtype=np.int64)
+    for a in range(26):
+        if (present >> a) & 1:
+            code_of[a] = a + 1
+    return code_of
+
+
 @njit(cache=True, nogil=True)
 def distinct_guesses(source, letters, present, table, generation, out) -> int:
     """Keep the first guess of `source` of every group that splits H identically.
@@ -144,10 +157,7 @@ def distinct_guesses(source, letters, present, table, generation, out) -> int:
     """
     if letters.shape[1] > _SHORT:
         return _distinct_long(source, letters, present, table, generation, out)
-    code_of = np.zeros(32, dtype=np.int64)  # letter -> letter + 1 if in H, else 0
-    for a in range(26):
-        if (present >> a) & 1:
-            code_of[a] = a + 1
+    code_of = _letter_codes(present)
     mask = table.shape[0] - 1
     stamp = generation << 32
     kept = 0
@@ -167,17 +177,11 @@ def distinct_guesses(source, letters, present, table, generation, out) -> int:
     return kept
 
 
-_SHORT = 6  # the longest words whose projections (5 bits a letter) fit below the stamp
-
-
 @njit(cache=True, nogil=True)
 def _distinct_long(source, letters, present, table, generation, out) -> int:
     """distinct_guesses for words of more than _SHORT letters: the stamp gets the bits above
     the 5L of the projected word, and the table is cleared whenever it wraps."""
-    code_of = np.zeros(32, dtype=np.int64)
-    for a in range(26):
-        if (present >> a) & 1:
-            code_of[a] = a + 1
+    code_of = _letter_codes(present)
     mask = table.shape[0] - 1
     shift = 5 * letters.shape[1]
     stamp = 1 + (generation - 1) % ((1 << (63 - shift)) - 1)
