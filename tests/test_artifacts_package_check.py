@@ -219,3 +219,14 @@ def test_a_deeply_nested_seal_is_one_line(derived):
     assert result.returncode == 1 and "Traceback" not in result.stderr
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and "damaged seal" in lines[0], lines
+
+
+def test_the_command_tells_its_version_and_help_in_plain_words():
+    import pipeline
+
+    result = subprocess.run([*VERIFY[:-1], "--version"], capture_output=True, text=True)
+    assert (result.returncode, result.stdout) == (0, f"wordle-pipeline {pipeline.__version__}\n")
+    for argv in (["--help"], ["verify", "--help"]):
+        result = subprocess.run([*VERIFY[:-1], *argv], capture_output=True, text=True)
+        assert result.returncode == 0 and result.stdout.startswith("usage: wordle-pipeline")
+        assert "`" not in result.stdout and "PipelineError" not in result.stdout

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pyarrow as pa
@@ -105,6 +105,16 @@ def _resource(path: Path, root: Path) -> dict[str, Any]:
     return resource
 
 
+def source_entry(record: Mapping[str, Any]) -> dict[str, str]:
+    """The descriptor's entry of one raw input: its terms and where it lives upstream (the
+    URL, or kaggle:DATASET/FILE as its provenance names it). A user's local file has no
+    public location and none of the default sources' terms, so it gets neither."""
+    name = record["source"]
+    if record.get("kind") == "local":
+        return {"title": f"{name}: a local file ({PurePosixPath(record['origin']).name})"}
+    return {"title": f"{name}: {SOURCE_TERMS.get(name, '')}".rstrip(": "), "path": record["origin"]}
+
+
 def published_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """The config as the descriptor records it: what was computed, less where the inputs
     were read from and how the work was split."""
@@ -130,11 +140,7 @@ def build_datapackage(
     sources, raw_inputs = [], {}
     for raw_file in raw_files:
         record = raw.read_provenance(raw_file)
-        origin = record["origin"]
-        sources.append(
-            {"title": f"{record['source']}: {SOURCE_TERMS.get(record['source'], '')}".strip(),
-             "path": origin if origin.startswith("https://") else f"kaggle:{origin}"}
-        )  # fmt: skip
+        sources.append(source_entry(record))
         raw_inputs[record["source"]] = {k: record[k] for k in ("origin", "sha256", "bytes")}
     package = Package.from_descriptor(
         {

@@ -20,7 +20,8 @@ log = logging.getLogger("pipeline")
 
 
 def _verify(args: argparse.Namespace) -> None:
-    """Check a folder of artifacts against its data package descriptor."""
+    """Check a folder of artifacts against its data package descriptor: the descriptor
+    against its own seal, then every artifact, and no file that is not in it."""
     from pipeline.artifacts.package_check import read_entries, verify_datapackage
 
     problems = verify_datapackage(
@@ -40,8 +41,18 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+DESCRIPTION = (
+    "Commands for users of built artifacts. Missing or damaged data, or a file that cannot "
+    "be read or removed, is one line with exit status 1; a bad command line is one line "
+    "with exit status 2."
+)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="wordle-pipeline", description=__doc__)
+    import pipeline
+
+    parser = _Parser(prog="wordle-pipeline", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {pipeline.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     verify = commands.add_parser(
         "verify", help="Check artifacts against their datapackage.json", description=_verify.__doc__
