@@ -29,6 +29,7 @@ from pathlib import Path
 from pipeline.artifacts import catalog, seal
 from pipeline.artifacts.words import read_word_index
 from pipeline.core.errors import ArtifactError
+from pipeline.core.files import sha256_file
 from pipeline.core.word_index import WordIndex
 
 PACKAGE = "pipeline"
@@ -103,12 +104,12 @@ def import_closure(root: Path, module: str) -> tuple[str, ...]:
 
 def code_version(root: str | Path, module: str) -> str:
     """A digest of `module`'s import closure: each module's name and the sha256 of its
-    source, read anew at each call (not its path, so moving the checkout keeps it)."""
+    source (core.files.sha256_file: hashed again whenever the file changes), never its
+    path, so moving the checkout keeps it."""
     root = Path(root).resolve()
     digest = hashlib.sha256()
     for name in import_closure(root, module):
-        digest.update(name.encode() + b"\0")
-        digest.update(hashlib.sha256(_module_path(root, name).read_bytes()).digest())
+        digest.update(f"{name}\0{sha256_file(_module_path(root, name))}\n".encode())
     return f"code {digest.hexdigest()[:16]}"
 
 
