@@ -10,7 +10,6 @@ seal or one of the few documented companions; anything else is reported as forei
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 from collections.abc import Iterable
@@ -18,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from pipeline.artifacts import seal
 from pipeline.core.errors import ArtifactError, InputError
-from pipeline.core.files import sha256_file
+from pipeline.core.files import sha256_bytes, sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -62,11 +61,9 @@ def _sealed_resources(descriptor_path: Path, root: Path, content: bytes) -> set[
             raise TypeError("sha256 or bytes of the wrong type")
         if not all(isinstance(path, str) for path in recorded):
             raise TypeError("an input path is not a string")
-    except FileNotFoundError:
-        return None
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         raise ArtifactError(f"{where}: damaged seal ({error})") from None
-    if size != len(content) or hashlib.sha256(content).hexdigest() != digest:
+    if size != len(content) or sha256_bytes(content) != digest:
         raise ArtifactError(
             f"{descriptor_path}: altered since it was written (its sha256 differs from its "
             f"seal {where})"
@@ -185,5 +182,9 @@ def verify_datapackage(
         descriptor_path.unlink(missing_ok=True)
         log.info(
             "removed the damaged files and %s: rerun snakemake to rebuild them", descriptor_path
+        )
+    if not problems:
+        log.info(
+            "all %d artifacts match %s and nothing else is there", len(entries), descriptor_path
         )
     return problems

@@ -22,7 +22,7 @@ log = logging.getLogger("pipeline")
 def _verify(args: argparse.Namespace) -> None:
     """Check a folder of artifacts against its data package descriptor: the descriptor
     against its own seal, then every artifact, and no file that is not in it."""
-    from pipeline.artifacts.package_check import read_entries, verify_datapackage
+    from pipeline.artifacts.package_check import verify_datapackage
 
     problems = verify_datapackage(
         args.datapackage, args.directory, remove_damaged=args.remove_damaged
@@ -31,9 +31,6 @@ def _verify(args: argparse.Namespace) -> None:
         log.error("%s", problem)
     if problems:
         raise PipelineError(f"{len(problems)} problem(s) found")
-    root = args.directory if args.directory is not None else args.datapackage.parent
-    count = len(read_entries(args.datapackage, root))
-    log.info("all %d artifacts match %s and nothing else is there", count, args.datapackage)
 
 
 class _Parser(argparse.ArgumentParser):
