@@ -9,6 +9,8 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version, validate
 
 from pipeline import dag
+from pipeline.artifacts import catalog
+from pipeline.editions import duplicate_edition, edition_problem, merge_editions
 from pipeline.workflow_checks import (
     config_problem,
     duplicate_label,
@@ -27,14 +29,18 @@ configfile: "config.yaml"
 whole_source_entries(config, workflow.config_settings.overwrite_config)
 
 # Every value is typed and bounded by the schema, so a bad one stops the run here, before
-# the first job, as one line naming the key (Snakemake's own message is a wall).
+# the first job, as one line naming the key (Snakemake's own message is a wall). The
+# user's editions are merged over the built-in ones first (pipeline.editions).
 SCHEMA = "workflow/schemas/config.schema.yaml"
+if problem := duplicate_edition(workflow.configfiles):
+    stop(problem)
+merge_editions(config, os.path.join(workflow.basedir, SCHEMA))
 try:
     validate(config, SCHEMA)
 except WorkflowError as error:
     schema_file = os.path.join(workflow.basedir, SCHEMA)
     stop(config_problem(config, schema_file, shown=SCHEMA) or " ".join(str(error).split()))
-if problem := duplicate_label(config):
+if problem := duplicate_label(config) or edition_problem(config):
     stop(problem)
 export_mirror(config["mirror"])
 
@@ -59,7 +65,9 @@ include: "workflow/rules/publish.smk"
 # names them. Only the main process checks (cluster jobs parse this file again), and not
 # while another run holds the working directory (its jobs may be writing).
 if workflow.is_main_process and not dag.workdir_locked():
-    for line in dag.repair(dry_run=workflow.output_settings.dryrun):
+    allowed_lists = {entry["allowed"] for entry in config["editions"].values()}
+    expected = catalog.expected(list(config["editions"]), sorted(allowed_lists))
+    for line in dag.repair(dry_run=workflow.output_settings.dryrun, expected=expected):
         print(line, file=sys.stderr)
 
 

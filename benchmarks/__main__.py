@@ -17,16 +17,22 @@ from benchmarks import scaling
 from benchmarks.assistant import bench_assistant
 from benchmarks.kernels import bench_kernels, report
 from benchmarks.optimal import bench_optimal
-from pipeline.artifacts import commonness, layout, optimal
-from pipeline.artifacts.patterns import INDEX_FILE
+from pipeline.artifacts import catalog
 from pipeline.sources.fetch import resolve_mirror
 
 SECTIONS = ("scaling", "kernels", "optimal", "assistant")
+# The benchmarks measure the reference edition alone, so their numbers compare across
+# versions (benchmarks/HISTORY.md): the classic answer list, every other edition off.
+EDITION = "nyt2022"
+BENCH_CONFIG = "editions:\n  nyt2023: {enabled: false}\n"
 # What each section reads, built before it is measured; none: the whole pipeline (the
 # assistant reads every artifact, and the scaling runs start from a warm numba cache).
 SECTION_TARGETS = {
-    "kernels": [layout.derived(f"patterns/{INDEX_FILE}"), layout.derived(commonness.FILE)],
-    "optimal": [layout.derived(optimal.OPENERS_FILE)],
+    "kernels": [
+        catalog.MATRIX_INDEX.format(edition=EDITION, matrix="patterns"),
+        catalog.COMMONNESS.format(wordlist="allowed"),
+    ],
+    "optimal": [catalog.OPTIMAL_OPENERS.format(edition=EDITION)],
 }
 
 
@@ -34,6 +40,8 @@ def prepare(workdir: Path, mirror: Path, section: str) -> None:
     """A scratch folder with the raw inputs fetched and what `section` reads built once
     (so numba's cache is warm and downloads are out of every measured run)."""
     shutil.copy(scaling.REPO / "config.yaml", workdir / "config.yaml")
+    with open(workdir / "config.yaml", "a", encoding="utf-8") as config:
+        config.write(BENCH_CONFIG)
     os.environ["WORDLE_MIRROR"] = str(mirror)
     targets = SECTION_TARGETS.get(section, [])
     scaling.snakemake(workdir, *targets, "--cores", str(os.cpu_count() or 1))
@@ -115,11 +123,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         prepare(workdir, mirror.resolve(), args.section)
         if args.section in ("kernels", "all"):
-            bench_kernels(workdir / "data" / "derived", args.threads)
+            bench_kernels(workdir / "data" / "derived" / EDITION, args.threads)
         if args.section in ("optimal", "all"):
             bench_optimal(mirror.resolve(), workdir)
         if args.section in ("assistant", "all"):
-            bench_assistant(workdir / "data" / "derived")
+            bench_assistant(workdir / "data" / "derived" / EDITION)
         if args.section in ("scaling", "all"):
             print_scaling(scaling.measure(workdir))
     finally:

@@ -59,7 +59,7 @@ def bench_kernels(derived: Path, threads: int) -> None:
     baseline = best_time(lambda: entropy_answers_numpy(full), repeat=3)
     report(f"entropy over the answers, every guess, {threads} threads", kernel, "s", "(<= 1 s)")
     report("the same with numpy bincount", baseline, "s")
-    weights = read_p_common(derived / "commonness.parquet", index)
+    weights = read_p_common(derived.parent / "shared" / "allowed" / "commonness.parquet", index)
     pattern_entropies(encoded[:8], encoded, weights)
     square = best_time(lambda: pattern_entropies(encoded, encoded, weights, threads=threads), 2)
     sample = np.arange(0, len(index.words), max(1, len(index.words) // 40))

@@ -125,7 +125,7 @@ def bench_optimal(data: Path, workdir: Path, cpu_limit: float = 600) -> None:
     --cores 2 in `workdir`, where everything up to the optimal trees is already built."""
     from benchmarks import scaling
     from benchmarks.kernels import report
-    from pipeline.artifacts import layout, optimal
+    from pipeline.artifacts import catalog
 
     print("optimal: proven-optimal trees on the real lists (one process per search)")
     for mode, opener, target in (("normal", "tarse", "(target <= 10)"), ("hard", "salet", "")):
@@ -138,7 +138,7 @@ def bench_optimal(data: Path, workdir: Path, cpu_limit: float = 600) -> None:
         report(f"{opener}, {mode} mode: nodes searched", row["nodes"], "")
         report(f"{opener}, {mode} mode: peak memory", row["peak_rss_mb"], "MB", "(target < 2000)")
     started = time.perf_counter()
-    output = layout.derived(optimal.OPENERS_FILE)
+    output = catalog.OPTIMAL_OPENERS.format(edition="nyt2022")  # the reference edition
     scaling.snakemake(workdir, output, "--cores", "2", "--forcerun", "solve_optimal")
     report("default optimal stage, --cores 2 (wall)", time.perf_counter() - started, "s",
            "(target <= 240)")  # fmt: skip

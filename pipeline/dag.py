@@ -152,8 +152,8 @@ def quarantine(path: str | Path) -> Path:
 def repair(
     *,
     dry_run: bool,
+    expected: Iterable[str | Path],
     sealed_roots: Iterable[str | Path] = catalog.SEALED_ROOTS,
-    expected: Iterable[str | Path] = catalog.EXPECTED,
 ) -> list[str]:
     """Move every file of to_move aside (a dry run moves nothing); return one line per
     file, saying where it went (in a dry run: where a run would move it)."""

@@ -83,6 +83,11 @@ def _problem(error: jsonschema.ValidationError) -> tuple[str, str]:
         extra = sorted(str(key) for key in error.instance if key not in known)
         allowed = ", ".join(sorted(known)) or "none"
         return key_path([*where, extra[0]]), f"unknown key (allowed here: {allowed})"
+    if "propertyNames" in error.absolute_schema_path:
+        name = key_path([*where, error.instance])
+        if error.validator == "not":
+            return name, "is a reserved name; choose another"
+        return name, "is not a valid name (lower-case a-z, digits and _, a letter first)"
     if error.validator == "required" and isinstance(error.instance, Mapping):
         missing = [key for key in error.validator_value if key not in error.instance]
         return key_path([*where, missing[0]]), "is required here but missing"

@@ -73,6 +73,16 @@ from pipeline.stages.summarize_benchmarks import summarize_benchmarks
 from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_COUNTS, REPO
 
 SCHEMA = REPO / "workflow" / "schemas" / "config.schema.yaml"
+# The edition the sets are built as (the workflow's fixture edition, tests/workflow_helpers).
+EDITION = "tiny"
+EDITION_TITLE = "the tiny test fixture"
+WORDLIST = "allowed"  # the source name of its allowed list
+
+
+def report_input(path: str) -> str:
+    """A report item's input as the workflow names it for EDITION."""
+    return path.format(edition=EDITION, wordlist=WORDLIST)
+
 
 # Word lists of the opener tests: answers with repeated letters and near-identical ones
 # (batch, catch, hatch, ...: a candidate and an earlier non-candidate split a bucket
@@ -246,11 +256,12 @@ class ArtifactSet:
 
     @property
     def derived(self) -> Path:
-        return self.root / layout.DERIVED
+        """The edition's folder of artifacts (the workflow's data/derived/<edition>)."""
+        return self.root / layout.DERIVED / EDITION
 
     @property
     def work(self) -> Path:
-        return self.root / layout.WORK
+        return self.root / layout.WORK / EDITION
 
     def raw_file(self, source: str) -> Path:
         return self.root / layout.raw(source)
@@ -266,7 +277,8 @@ class ArtifactSet:
 
     @property
     def commonness(self) -> Path:
-        return self.derived / commonness_artifact.FILE
+        """The shared commonness of the allowed list (the workflow's data/derived/shared)."""
+        return self.root / catalog.COMMONNESS.format(wordlist=WORDLIST)
 
     @property
     def entropy(self) -> Path:
@@ -332,19 +344,20 @@ class ArtifactSet:
 
     @property
     def manifest(self) -> Path:
-        return self.derived / "datapackage.json"
+        return self.root / catalog.DATAPACKAGE
 
     def published(self) -> list[Path]:
         """Every published artifact, in the workflow's order (catalog.published)."""
         matrices = ["patterns", "patterns_square"] if self.settings.square else ["patterns"]
         stored = [self.root / path for name in matrices for path in self.matrix_files(name)]
         relative = [path.relative_to(self.root).as_posix() for path in stored]
-        return [self.root / path for path in catalog.published(relative)]
+        edition = catalog.published(EDITION, relative)
+        return [self.commonness, *[self.root / path for path in edition]]
 
     def matrix_files(self, name: str) -> list[str]:
         """The stored matrix's files as the workflow names them (relative to root)."""
         chunks = len(self.matrix(name)) - 1
-        return catalog.matrix_files(name, chunks)
+        return catalog.matrix_files(EDITION, name, chunks)
 
 
 def build_artifact_set(
@@ -374,14 +387,14 @@ def build_artifact_set(
     if sources is None:
         sources = fixture_sources(allowed, answers, counts)
     raw = write_raw_inputs(root / layout.RAW, sources)
-    derived = root / layout.DERIVED
+    derived = root / layout.DERIVED / EDITION
     derived.mkdir(parents=True, exist_ok=True)
     words = derived / words_artifact.FILE
     build_word_index(allowed=raw["allowed"], answers=raw["answers"], words=words)
     index = words_artifact.read_word_index(words)
     result = ArtifactSet(root, settings, index.words)
     build_commonness(
-        words=words,
+        allowed=raw["allowed"],
         frequency=raw["frequency"],
         commonness=result.commonness,
         n_common=settings.n_common,
@@ -439,8 +452,8 @@ def build_artifact_set(
         return result
     for name, item in catalog.REPORT_ITEMS.items():
         draw_report_item(
-            artifacts=[root / path for path in item["inputs"]],
-            item=root / catalog.report_item(name),
+            artifacts=[root / report_input(path) for path in item["inputs"]],
+            item=root / catalog.report_item(name, EDITION),
             name=name,
         )
     if last < steps.index("manifest"):
@@ -449,6 +462,14 @@ def build_artifact_set(
         "commonness": {"n_common": settings.n_common, "width": settings.width},
         "patterns": {"chunk_rows": settings.chunk_rows, "square": settings.square},
         "openers": {"parts": settings.parts, "prior_top_k": settings.prior_top_k},
+        "editions": {
+            EDITION: {
+                "enabled": True,
+                "title": EDITION_TITLE,
+                "allowed": WORDLIST,
+                "answers": "answers",
+            }
+        },
     }
     build_datapackage(
         artifacts=result.published(),
@@ -464,7 +485,7 @@ def play_benchmark_units(result: ArtifactSet, words: Path, patterns: list[Path])
     merge (summarize_benchmarks)."""
     settings = result.settings
     units = play_units(settings.strategies, settings.openers_per_job)
-    parts = [result.root / layout.WORK / "games" / f"{unit}.parquet" for unit in units]
+    parts = [result.work / "games" / f"{unit}.parquet" for unit in units]
     for part, unit in zip(parts, units.values(), strict=True):
         play_strategy(
             words=words,
@@ -562,7 +583,8 @@ def shared_artifact_set(tmp_path_factory: Any, name: str, **arguments: Any) -> A
             shutil.rmtree(root, ignore_errors=True)  # what a failed build left
             build_artifact_set(root, **arguments)
             done.write_text("built\n")
-    words = words_artifact.read_word_index(root / layout.DERIVED / words_artifact.FILE).words
+    index_file = root / layout.DERIVED / EDITION / words_artifact.FILE
+    words = words_artifact.read_word_index(index_file).words
     return ArtifactSet(root, arguments.get("settings") or Settings(), words)
 
 

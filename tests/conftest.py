@@ -109,8 +109,8 @@ def distinct_random_words(
     return sorted(words)
 
 
-# A tiny but honest fixture: 20 guesses, 8 answers (one of them missing from the allowed
-# list), repeated letters included, and frequency counts in Kaggle's layout.
+# A tiny but honest fixture: 21 guesses, 8 answers (every answer is an allowed word),
+# repeated letters included, and frequency counts in Kaggle's layout.
 FIXTURE_ALLOWED = [
     "cigar",
     "rebut",
@@ -132,6 +132,7 @@ FIXTURE_ALLOWED = [
     "bench",
     "abate",
     "feign",
+    "mamma",
 ]
 FIXTURE_ANSWERS = ["cigar", "rebut", "sissy", "awake", "naval", "serve", "heath", "mamma"]
 FIXTURE_COUNTS = {

@@ -133,13 +133,10 @@ def test_answers_must_share_the_allowed_length():
     assert caught.value.problem == f"has 6-letter words; {NAME} has 5"
 
 
-def test_index_ids_and_missing_answers_added(caplog):
-    allowed = parse("rebut\ncigar\nsissy\nhumph")
+def test_index_is_the_allowed_list_with_the_answers_marked():
+    allowed = parse("rebut\ncigar\nmamma\nsissy\nhumph")
     answers = parse("sissy\ncigar\nmamma\n", "lists/answers.txt")
-    with caplog.at_level(logging.WARNING):
-        table = build_word_index(allowed, answers)
-    assert "lists/answers.txt: 1 answers are not in lists/allowed.txt" in caplog.text
-    assert "mamma" in caplog.text
+    table = build_word_index(allowed, answers)
     assert table.to_pylist() == [
         {"word_id": 0, "word": "cigar", "is_answer": True, "answer_id": 0},
         {"word_id": 1, "word": "humph", "is_answer": False, "answer_id": None},
@@ -149,17 +146,22 @@ def test_index_ids_and_missing_answers_added(caplog):
     ]
 
 
-def test_many_missing_answers_are_listed_ten_at_most(caplog):
+def test_an_answer_missing_from_the_allowed_list_is_an_error_naming_its_line():
+    allowed = parse("rebut\ncigar\nsissy\nhumph")
+    answers = parse("sissy\ncigar\nmamma\n", "lists/answers.txt")
+    with pytest.raises(InputError) as caught:
+        build_word_index(allowed, answers)
+    assert str(caught.value) == (
+        "lists/answers.txt, line 3: 'mamma' is not in the allowed list lists/allowed.txt; "
+        "every answer must be an allowed guess"
+    )
+
+
+def test_many_missing_answers_are_counted():
     allowed = parse("zzzzz\n")
     answers = parse("".join(f"{c}aaaa\n" for c in "abcdefghijkl"), "answers.txt")
-    with caplog.at_level(logging.WARNING):
-        table = build_word_index(allowed, answers)
-    assert "12 answers are not in" in caplog.text
-    assert "aaaaa, baaaa, caaaa, daaaa, eaaaa, faaaa, gaaaa, haaaa, iaaaa, jaaaa ..." in (
-        caplog.text
-    )
-    assert table.num_rows == 13
-    assert table["answer_id"].to_pylist()[-1] is None  # zzzzz
+    with pytest.raises(InputError, match=r"line 1: 'aaaaa' is not .* \(12 answers are not\)"):
+        build_word_index(allowed, answers)
 
 
 def test_word_length_comes_from_the_data():

@@ -19,7 +19,7 @@ import pytest
 
 from pipeline.artifacts import seal
 from pipeline.artifacts.package_check import verify_datapackage
-from tests.artifact_set import copy_artifact_set, shared_artifact_set
+from tests.artifact_set import EDITION, copy_artifact_set, shared_artifact_set
 
 VERIFY = [sys.executable, "-m", "pipeline.commands.pipeline_cli", "verify"]
 
@@ -32,7 +32,7 @@ def artifacts(tmp_path_factory):
 @pytest.fixture
 def derived(artifacts, tmp_path) -> Path:
     """A private copy of the fixture's data/derived (with data/raw beside it)."""
-    return copy_artifact_set(artifacts, tmp_path / "copy").derived
+    return copy_artifact_set(artifacts, tmp_path / "copy").manifest.parent
 
 
 def verify(descriptor: Path, *extra: str) -> subprocess.CompletedProcess:
@@ -88,13 +88,13 @@ def test_a_byte_flipped_inside_the_descriptor_fails_its_seal(derived):
     ["drop a damaged resource", "no resources", "one path twice"],
 )
 def test_a_descriptor_edited_without_its_seal_is_refused_and_removes_nothing(derived, change):
-    victim = derived / "commonness.parquet"
+    victim = derived / EDITION / "entropy.parquet"
     before = victim.read_bytes()
 
     def edit(document: dict) -> None:
         resources = document["resources"]
         if change == "drop a damaged resource":
-            resources[:] = [r for r in resources if r["path"] != "commonness.parquet"]
+            resources[:] = [r for r in resources if r["path"] != f"{EDITION}/entropy.parquet"]
             victim.write_bytes(b"damaged")
         elif change == "no resources":
             resources.clear()
@@ -117,14 +117,14 @@ def test_a_descriptor_edited_without_its_seal_is_refused_and_removes_nothing(der
     [
         ("drop a resource", "lists 2"),  # the count is checked, not only the seal's hash
         ("no resources", "lists no resources"),
-        ("one path twice", "lists 'words.parquet' twice"),
+        ("one path twice", "lists 'shared/allowed/commonness.parquet' twice"),
     ],
 )
 def test_a_descriptor_resealed_by_hand_is_still_checked(derived, change, fragment):
     def edit(document: dict) -> None:
         resources = document["resources"]
         if change == "drop a resource":
-            resources[:] = [r for r in resources if r["path"] != "commonness.parquet"]
+            resources[:] = [r for r in resources if r["path"] != f"{EDITION}/entropy.parquet"]
         elif change == "no resources":
             resources.clear()
         else:
@@ -139,22 +139,22 @@ def test_a_descriptor_resealed_by_hand_is_still_checked(derived, change, fragmen
     if change == "drop a resource":
         count = len(json.loads(path.read_text())["resources"])
         assert f"lists {count} resources where its seal recorded {count + 1}" in lines[0]
-        assert "(missing: commonness.parquet)" in lines[0]
+        assert f"(missing: {EDITION}/entropy.parquet)" in lines[0]
     else:
         assert fragment in lines[0]
 
 
 def test_foreign_files_are_named_one_line_each_and_never_removed(derived):
     evil = derived / "evil.parquet"
-    chunk = derived / "patterns" / "chunk-0099.npy.zst"
-    moved = derived / "entropy.parquet.damaged"
+    chunk = derived / EDITION / "patterns" / "chunk-0099.npy.zst"
+    moved = derived / EDITION / "entropy.parquet.damaged"
     for path in (evil, chunk, moved):
         path.write_bytes(b"not ours")
     result = verify(derived / "datapackage.json", "--remove-damaged")
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
-        f"ERROR: {moved}: foreign (not in the descriptor)",
         f"ERROR: {evil}: foreign (not in the descriptor)",
+        f"ERROR: {moved}: foreign (not in the descriptor)",
         f"ERROR: {chunk}: foreign (not in the descriptor)",
         "ERROR: 3 problem(s) found",
     ]
@@ -163,11 +163,11 @@ def test_foreign_files_are_named_one_line_each_and_never_removed(derived):
 
 
 def test_damaged_and_foreign_files_are_all_reported(derived):
-    (derived / "commonness.parquet").unlink()
+    (derived / EDITION / "entropy.parquet").unlink()
     (derived / "stray.txt").write_text("x")
     problems = verify_datapackage(derived / "datapackage.json")
     assert problems == [
-        f"{derived / 'commonness.parquet'}: missing",
+        f"{derived / EDITION / 'entropy.parquet'}: missing",
         f"{derived / 'stray.txt'}: foreign (not in the descriptor)",
     ]
 

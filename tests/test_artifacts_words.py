@@ -47,7 +47,7 @@ def write_unchecked(path, words: list[str], is_answer: list[bool], word_ids=None
 
 
 def test_write_and_read(tmp_path):
-    table, inputs = lists(tmp_path, "rebut\ncigar\nsissy\nhumph", "sissy\ncigar\nmamma\n")
+    table, inputs = lists(tmp_path, "rebut\ncigar\nmamma\nsissy\nhumph", "sissy\ncigar\nmamma\n")
     path = tmp_path / "words.parquet"
     write_word_index(table, path, inputs=inputs)
     assert pq.read_table(path).to_pylist() == [

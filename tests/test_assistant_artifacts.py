@@ -130,10 +130,10 @@ def test_stale_artifacts_are_refused(folders, tmp_path, capsys):
     """A new word index (one answer fewer): every artifact built from the old one is
     stale, and named."""
     root = tmp_path / "set"
-    source = folders[0].parent.parent
+    source = folders[0].parent.parent.parent
     assert (source / "data" / "raw").is_dir()  # an artifact set's root, nothing bigger
     shutil.copytree(source, root)
-    derived = root / "data" / "derived"
+    derived = root / "data" / "derived" / folders[0].name
     raw = write_raw_inputs(
         root / "data" / "raw",
         {

@@ -34,7 +34,7 @@ def played(secret: str, *guesses: str) -> list[tuple[str, str]]:
 
 
 def p_common(folder: Path) -> dict[str, float]:
-    table = pq.read_table(folder / "commonness.parquet", columns=["word", "p_common"])
+    table = pq.read_table(folder / "entropy.parquet", columns=["word", "p_common"])
     return dict(zip(table["word"].to_pylist(), table["p_common"].to_pylist(), strict=True))
 
 

@@ -8,6 +8,7 @@ test throws random values at it.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.workflow_checks import config_problem
-from tests.workflow_helpers import make_checkout, snakemake
+from tests.workflow_helpers import EDITION, make_checkout, snakemake
 
 SCHEMA = Path(__file__).resolve().parents[1] / "workflow" / "schemas" / "config.schema.yaml"
 
@@ -223,6 +224,97 @@ def test_a_local_source_that_is_no_file_is_named_by_its_key(tmp_path):
     assert "Traceback" not in result.stdout + result.stderr
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("editions", "expected"),
+    [
+        (
+            {EDITION: {"allowed": "allowed", "answers": "nowhere"}},
+            f"config: editions.{EDITION}.answers: 'nowhere' is not a word list of sources "
+            "(known: allowed, answers, answers_nyt2023, allowed_orig, answers_orig)",
+        ),
+        (
+            {EDITION: {"enabled": False}},
+            "config: editions: no edition is enabled; set enabled: true on one",
+        ),
+        (
+            {"Tiny": {"allowed": "allowed", "answers": "answers"}},
+            "config: editions.Tiny: is not a valid name (lower-case a-z, digits and _, a "
+            "letter first)",
+        ),
+        (
+            {"shared": {"allowed": "allowed", "answers": "answers"}},
+            "config: editions.shared: is a reserved name; choose another",
+        ),
+    ],
+    ids=["unknown list", "none enabled", "bad name", "reserved name"],
+)
+def test_bad_editions_stop_before_any_job_with_one_line(tmp_path, editions, expected):
+    checkout = make_checkout(tmp_path / "c")
+    config = read_yaml(checkout / "test-config.yaml")
+    for name, entry in editions.items():
+        config["editions"].setdefault(name, {}).update(entry)
+    (checkout / "test-config.yaml").write_text(json.dumps(config))
+    result = snakemake(checkout, "--dry-run", check=False)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == expected
+    assert "Traceback" not in result.stdout + result.stderr
+    assert not (checkout / "data").exists() and not (checkout / "logs").exists()
+
+
+@pytest.mark.slow
+def test_an_edition_defined_twice_in_one_file_is_named_with_its_line(tmp_path):
+    checkout = make_checkout(tmp_path / "c")
+    text = (checkout / "test-config.yaml").read_text()
+    twice = "editions:\n  again: {allowed: allowed, answers: answers}\n"
+    twice += "  again: {allowed: allowed, answers: answers, enabled: false}\n"
+    (checkout / "twice.yaml").write_text(twice)
+    result = snakemake(
+        checkout, "--dry-run", "--configfile", "test-config.yaml", "twice.yaml", check=False
+    )
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        "config: twice.yaml: line 3: edition 'again' is defined twice; give each edition its "
+        "own name"
+    )
+    assert text == (checkout / "test-config.yaml").read_text()
+
+
+@pytest.mark.slow
+def test_an_empty_local_list_stops_before_any_job(tmp_path):
+    checkout = make_checkout(tmp_path / "c")
+    (checkout / "empty.txt").write_text("\n  \n")
+    config = read_yaml(checkout / "test-config.yaml")
+    config["sources"]["answers"] = {"kind": "local", "path": "empty.txt"}
+    (checkout / "test-config.yaml").write_text(json.dumps(config))
+    result = snakemake(checkout, "--dry-run", check=False)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == "config: sources.answers.path: empty.txt holds no words"
+    assert not (checkout / "data").exists()
+
+
+@pytest.mark.slow
+def test_an_answer_missing_from_the_allowed_list_fails_its_index_job_with_one_line(tmp_path):
+    checkout = make_checkout(tmp_path / "c")
+    (checkout / "my-answers.txt").write_text("cigar\nzzzzz\n")
+    config = read_yaml(checkout / "test-config.yaml")
+    config["sources"]["answers"] = {"kind": "local", "path": "my-answers.txt"}
+    (checkout / "test-config.yaml").write_text(json.dumps(config))
+    result = snakemake(checkout, f"data/derived/{EDITION}/words.parquet", check=False)
+    assert result.returncode != 0
+    log = (checkout / "logs" / "build_word_index" / EDITION / "words.log").read_text()
+    assert (
+        "my-answers.txt (copied to data/raw/answers.txt), line 2: 'zzzzz' is not in the "
+        "allowed list"
+    ) in log
+    assert "Traceback" not in log
+    assert not (checkout / "data" / "derived" / EDITION / "words.parquet").exists()
+
+
+def read_yaml(path: Path) -> dict:
+    return yaml.safe_load(path.read_text())
+
+
 JSON = st.recursive(
     st.none()
     | st.booleans()
@@ -262,7 +354,7 @@ def test_a_key_that_is_not_printable_is_quoted(key, shown):
     message = config_problem({"sources": {key: None}}, SCHEMA)
     assert (
         message.split("\n")[0]
-        == f"config: {shown}: unknown key (allowed here: allowed, answers, frequency)"
+        == f"config: {shown}: is not a valid name (lower-case a-z, digits and _, a letter first)"
     )
 
 
@@ -285,7 +377,7 @@ def test_an_optimal_opener_not_in_the_word_index_stops_before_any_search(tmp_pat
         assert "Traceback" not in result.stdout + result.stderr
         lines = result.stderr.splitlines()
         assert [line for line in lines if line.startswith("config: ")][0].startswith(expected)
-        assert (checkout / "data" / "derived" / "words.parquet").is_file()
+        assert (checkout / "data" / "derived" / EDITION / "words.parquet").is_file()
         assert not (checkout / "data" / "work" / "optimal").exists()
-        assert not (checkout / "data" / "derived" / "openers.parquet").exists()
+        assert not (checkout / "data" / "derived" / EDITION / "openers.parquet").exists()
     assert lines[-1].startswith(expected), result.stderr

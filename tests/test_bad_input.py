@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.analysis.frequency import parse_frequency_counts
-from pipeline.analysis.word_lists import build_word_index, parse_word_list
-from pipeline.artifacts import raw, words
+from pipeline.analysis.word_lists import parse_word_list
+from pipeline.artifacts import raw
 from pipeline.core.errors import InputError, PipelineError
 from pipeline.core.wordle import MAX_WORD_LENGTH
 from pipeline.sources.kaggle import read_archive_member
@@ -46,9 +46,10 @@ from tests.bad_inputs import (
 )
 from tests.servers import Behaviour, Server, drip, respond, zip_bytes
 from tests.stage_runner import run_rule, sealed
+from tests.workflow_helpers import COMMONNESS_FILE, EDITION
 
 FETCH_SETTINGS = {"timeout": 60, "retries": 3, "deadline": 600}
-WORDS_PATH = "data/derived/words.parquet"
+WORDS_PATH = f"data/derived/{EDITION}/words.parquet"
 
 
 def write_local_raw(workdir: Path, source: str, data: bytes) -> str:
@@ -107,7 +108,7 @@ def test_a_bad_list_in_data_raw_is_refused_by_the_word_index(tmp_path, case, whi
         tmp_path,
         "build_word_index",
         input=inputs,
-        output={"words": sealed("data/derived/words.parquet")},
+        output={"words": sealed(f"data/derived/{EDITION}/words.parquet")},
     )
     shown = f"my/{which}.txt (copied to data/raw/{which}.txt)"
     message = assert_refused(result, "build_word_index: ", where(shown, line), fragment)
@@ -163,25 +164,14 @@ def test_documented_normalisations(case):
 # --- the frequency file ------------------------------------------------------------------
 
 
-def write_word_index(workdir: Path) -> None:
-    """words.parquet of the good lists, written the way its stage writes it."""
-    paths = {name: write_local_raw(workdir, name, data) for name, data in
-             (("allowed", GOOD_ALLOWED), ("answers", GOOD_ANSWERS))}  # fmt: skip
-    allowed = parse_word_list(GOOD_ALLOWED, "allowed")
-    answers = parse_word_list(GOOD_ANSWERS, "answers", length=allowed.length)
-    table = build_word_index(allowed, answers)
-    inputs = {name: workdir / path for name, path in paths.items()}
-    words.write_word_index(table, workdir / WORDS_PATH, inputs=inputs)
-
-
 def build_commonness(workdir: Path, frequency: bytes) -> subprocess.CompletedProcess:
-    write_word_index(workdir)
+    allowed = write_local_raw(workdir, "allowed", GOOD_ALLOWED)
     path = write_local_raw(workdir, "frequency", frequency)
     return run_rule(
         workdir,
         "build_commonness",
-        input={"words": sealed(WORDS_PATH), "frequency": sealed(path)},
-        output={"commonness": sealed("data/derived/commonness.parquet")},
+        input={"allowed": sealed(allowed), "frequency": sealed(path)},
+        output={"commonness": sealed(str(COMMONNESS_FILE))},
         params={"n_common": 2, "width": 10},
     )
 
@@ -193,11 +183,7 @@ def test_bad_frequency_file_gets_a_clear_error_and_no_artifact(tmp_path, case):
     shown = "my/frequency.txt (copied to data/raw/frequency.txt)"
     message = assert_refused(result, "build_commonness: ", where(shown, line), fragment)
     assert_logged_once(tmp_path / "logs" / "build_commonness.log", message)
-    assert not (tmp_path / "data" / "derived" / "commonness.parquet").exists()
-    assert [p.name for p in files_under(tmp_path / "data" / "derived")] == [
-        "words.parquet",
-        "words.parquet.seal.json",
-    ]
+    assert files_under(tmp_path / "data" / "derived") == []
 
 
 @pytest.mark.parametrize("case", sorted(set(FREQUENCY_CASES) - SUMS_ONLY_FOR_INDEX_WORDS))

@@ -31,6 +31,8 @@ from tests.bad_inputs import (
     files_under,
 )
 from tests.workflow_helpers import (
+    COMMONNESS_FILE,
+    EDITION,
     FIXTURE_CONFIG,
     clone_checkout,
     fixture_env,
@@ -97,7 +99,7 @@ def test_a_bad_frequency_row_through_snakemake(tmp_path):
     (checkout / "mirror" / "unigram_freq.csv").write_bytes(content)
     result = snakemake(checkout, check=False)
     assert_job_refused(result, f"fetch_source: mirror/unigram_freq.csv, line {line}: {fragment}")
-    assert not (checkout / "data" / "derived" / "commonness.parquet").exists()
+    assert not (checkout / COMMONNESS_FILE).exists()
     assert not (checkout / "data" / "raw" / "frequency.txt").exists()
 
 
@@ -114,7 +116,7 @@ def test_a_damaged_kaggle_archive_through_snakemake(tmp_path):
     assert len(errors) == 1 and fragment in errors[0] and str(archive) in errors[0]
     assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr
     # the word index may be built from the good lists meanwhile; nothing that reads counts is
-    assert not (checkout / "data" / "derived" / "commonness.parquet").exists()
+    assert not (checkout / COMMONNESS_FILE).exists()
     assert not (checkout / "data" / "raw" / "frequency.txt").exists()
 
 
@@ -135,8 +137,8 @@ def test_a_damaged_word_index_read_by_an_input_function_is_one_line(tmp_path):
     """words.parquet is sealed (so not moved aside up front) but no Parquet: the checkpoint's
     input functions read it while Snakemake builds the job graph."""
     checkout = make_checkout(tmp_path / "c")
-    snakemake(checkout, "data/derived/words.parquet")
-    words = checkout / "data" / "derived" / "words.parquet"
+    snakemake(checkout, f"data/derived/{EDITION}/words.parquet")
+    words = checkout / "data" / "derived" / EDITION / "words.parquet"
     recorded = seal.read_seal(words)
     words.write_bytes(b"PAR1 not a parquet file PAR1")
     seal.write_seal(words, settings=recorded.settings)
@@ -278,9 +280,9 @@ def test_a_bad_assistant_command_line_is_one_line(built, case):
 def test_damaged_artifacts_are_one_line_for_the_assistant(built, tmp_path, damage):
     derived = clone_checkout(built, tmp_path / "c") / "data" / "derived"
     if damage == "words.parquet altered":
-        (derived / "words.parquet").write_bytes(b"PAR1")
+        (derived / EDITION / "words.parquet").write_bytes(b"PAR1")
     else:
-        (derived / "entropy.parquet").unlink()
+        (derived / EDITION / "entropy.parquet").unlink()
     result = subprocess.run([*ASSIST], cwd=derived.parents[1], capture_output=True, text=True)
     assert result.returncode == 1 and len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith("wordle-assist: data/derived/")

@@ -11,6 +11,7 @@ import pytest
 from benchmarks import scaling
 from benchmarks.scaling import Job, in_optimal_stage, parse_jobs, read_measurements, simulate
 from pipeline.stages.adapter import RESOURCES_LINE
+from tests.workflow_helpers import EDITION
 
 BENCHMARK_HEADER = (
     "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time"
@@ -94,10 +95,10 @@ def test_the_optimal_stage_is_its_searches_merge_and_tree_players():
     assert in_optimal_stage(job(1, rule="solve_optimal"))
     assert in_optimal_stage(job(2, rule="merge_optimal"))
     assert in_optimal_stage(
-        job(3, rule="play_strategy", inputs=["data/derived/optimal_trees.parquet"])
+        job(3, rule="play_strategy", inputs=[f"data/derived/{EDITION}/optimal_trees.parquet"])
     )
     assert not in_optimal_stage(
-        job(4, rule="play_strategy", inputs=["data/derived/openers.parquet"])
+        job(4, rule="play_strategy", inputs=[f"data/derived/{EDITION}/openers.parquet"])
     )
     assert not in_optimal_stage(job(5, rule="summarize_benchmarks"))
 

@@ -118,10 +118,24 @@ def write_shared_mirror(folder: Path) -> dict[str, str]:
         "\n".join(sorted({*allowed, "zesty", "zonal"})) + "\n"
     )
     (folder / "orig" / "answers.txt").write_text("\n".join(sorted({*answers, "zonal"})) + "\n")
+    # the extended answer list: the answers and a few more allowed words
+    (folder / "nyt20230701").mkdir()
+    later = sorted({*answers, *allowed[:3]})
+    (folder / "nyt20230701" / "answers.txt").write_text("\n".join(later) + "\n")
     return {
-        name: hashlib.sha256((folder / f"{name}.txt").read_bytes()).hexdigest()
-        for name in ("allowed", "answers")
+        source: hashlib.sha256((folder / path).read_bytes()).hexdigest()
+        for source, path in MIRROR_PATHS.items()
     }
+
+
+# The word lists of the default editions and where the real mirror keeps them.
+MIRROR_PATHS = {
+    "allowed": "allowed.txt",
+    "answers": "answers.txt",
+    "answers_nyt2023": "nyt20230701/answers.txt",
+    "allowed_orig": "orig/allowed.txt",
+    "answers_orig": "orig/answers.txt",
+}
 
 
 def pinned_config(pins: dict[str, str]) -> dict:
@@ -132,9 +146,9 @@ def pinned_config(pins: dict[str, str]) -> dict:
                 "kind": "url",
                 "url": f"https://example.invalid/{name}.txt",
                 "sha256": pins[name],
-                "mirror_path": f"{name}.txt",
+                "mirror_path": path,
             }
-            for name in ("allowed", "answers")
+            for name, path in MIRROR_PATHS.items()
         },
         "commonness": {"n_common": 5, "width": 10},
         # Few jobs, as in tests.workflow_helpers.FIXTURE_CONFIG (each costs a process

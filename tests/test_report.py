@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.report_browser import CHROMIUM, check_report, report_data
-from tests.workflow_helpers import clone_checkout, snakemake
+from tests.workflow_helpers import EDITION, clone_checkout, snakemake
 
 pytestmark = [
     pytest.mark.slow,
@@ -24,12 +24,20 @@ pytestmark = [
 
 # report item -> (element that shows it, category, label)
 EXPECTED = {
-    "data/derived/tables/benchmark-summary.html": ("iframe", "Benchmark", "1. Benchmark summary"),
-    "data/derived/plots/guess-distribution.png": ("img", "Benchmark", "2. Guess counts"),
-    "data/derived/tables/top-openers.html": ("iframe", "Openers", "1. Top 20 openers"),
-    "data/derived/plots/opener-benchmark.png": ("img", "Openers", "2. Opener benchmark"),
-    "data/derived/plots/entropy-vs-commonness.png": ("img", "Openers", "3. Information vs"),
-    "data/derived/plots/score-model.png": ("img", "Uncertainty map", "1. Guesses left"),
+    f"data/derived/{EDITION}/tables/benchmark-summary.html": (
+        "iframe",
+        "Benchmark",
+        "1. Benchmark summary",
+    ),
+    f"data/derived/{EDITION}/plots/guess-distribution.png": ("img", "Benchmark", "2. Guess counts"),
+    f"data/derived/{EDITION}/tables/top-openers.html": ("iframe", "Openers", "1. Top 20 openers"),
+    f"data/derived/{EDITION}/plots/opener-benchmark.png": ("img", "Openers", "2. Opener benchmark"),
+    f"data/derived/{EDITION}/plots/entropy-vs-commonness.png": (
+        "img",
+        "Openers",
+        "3. Information vs",
+    ),
+    f"data/derived/{EDITION}/plots/score-model.png": ("img", "Uncertainty map", "1. Guesses left"),
 }
 
 
@@ -61,11 +69,15 @@ def test_every_item_has_its_own_caption_category_and_label(rendered) -> None:
 def test_tables_are_embedded_as_pages_with_the_numbers(rendered) -> None:
     workdir, _ = rendered
     results, _ = report_data(workdir / "report.html")
-    summary = decoded(results["data/derived/tables/benchmark-summary.html"]["data_uri"]).decode()
+    summary = decoded(
+        results[f"data/derived/{EDITION}/tables/benchmark-summary.html"]["data_uri"]
+    ).decode()
     assert "Best heuristic: " in summary and "<table>" in summary
     for strategy in ("greedy_entropy", "two_step", "letter_frequency", "minimax"):
         assert f"<td>{strategy}</td>" in summary
-    openers = decoded(results["data/derived/tables/top-openers.html"]["data_uri"]).decode()
+    openers = decoded(
+        results[f"data/derived/{EDITION}/tables/top-openers.html"]["data_uri"]
+    ).decode()
     assert "Top 20 openers" in openers
     assert re.search(r"<td class=\"number\">1</td><td>\w{5}</td>", openers)
 

@@ -24,6 +24,7 @@ from pipeline.kernels.feedback import feedback_matrix
 from pipeline.kernels.partition import float_stats
 from pipeline.stages.compute_entropy import compute_entropy
 from tests.artifact_set import (
+    EDITION,
     Settings,
     build_artifact_set,
     build_matrix,
@@ -154,16 +155,16 @@ def test_commonness_of_other_words_is_refused(hand, tmp_path):
 def test_a_damaged_chunk_is_named(hand, tmp_path):
     folder = tmp_path / "copy"
     shutil.copytree(hand.root, folder)
-    chunk = folder / "data" / "derived" / "patterns" / "chunk-0001.npy.zst"
+    chunk = folder / "data" / "derived" / EDITION / "patterns" / "chunk-0001.npy.zst"
     data = bytearray(chunk.read_bytes())
     data[len(data) // 2] ^= 1
     chunk.write_bytes(bytes(data))
     out = {"entropy": tmp_path / "e.parquet", "distribution": tmp_path / "d.parquet"}
-    derived = folder / "data" / "derived"
+    derived = folder / "data" / "derived" / EDITION
     with pytest.raises(ArtifactError, match="chunk-0001.npy.zst: chunk 1 is altered"):
         compute_entropy(
             words=derived / "words.parquet",
-            commonness=derived / "commonness.parquet",
+            commonness=folder / hand.commonness.relative_to(hand.root),
             patterns=[derived / "patterns" / "index.json"],
             square=[],
             threads=1,
@@ -267,7 +268,7 @@ def test_square_matrix_threads_and_chunking_change_nothing(random_case, tmp_path
     out = {"entropy": derived / "e.parquet", "distribution": derived / "d.parquet"}
     compute_entropy(
         words=derived / "words.parquet",
-        commonness=derived / "commonness.parquet",
+        commonness=random_case.commonness,
         patterns=[derived / "patterns" / "index.json"],
         square=[],
         threads=2,

@@ -28,6 +28,7 @@ from pipeline.stages.rank_opener_part import rank_opener_part
 from pipeline.stages.rank_openers import rank_openers
 from pipeline.stages.rank_prior_openers import rank_prior_openers
 from tests.artifact_set import (
+    EDITION,
     OPENER_ANSWERS,
     OPENER_COUNTS,
     OPENER_GUESSES,
@@ -223,9 +224,9 @@ def test_parts_of_a_changed_word_index_are_refused(small, tmp_path, read_parts):
             "answers": "\n".join(OPENER_ANSWERS[:-1]).encode(),
         },
     )
-    words = copy / "data" / "derived" / "words.parquet"
+    words = copy / "data" / "derived" / EDITION / "words.parquet"
     build_word_index(allowed=raw["allowed"], answers=raw["answers"], words=words)
-    parts = sorted((copy / "data" / "work" / "opener_parts").glob("*.parquet"))
+    parts = sorted((copy / "data" / "work" / EDITION / "opener_parts").glob("*.parquet"))
     with pytest.raises(ArtifactError, match=r"answers-0.parquet: stale .*words"):
         read_parts(words, parts, tmp_path)
 

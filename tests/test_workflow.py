@@ -21,6 +21,8 @@ from pipeline.core.wordle import encode_words
 from pipeline.kernels.feedback import feedback_matrix
 from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, REPO
 from tests.workflow_helpers import (
+    COMMONNESS_FILE,
+    EDITION,
     SNAKEMAKE,
     artifact_files,
     clone_checkout,
@@ -40,15 +42,15 @@ VERIFY = [sys.executable, "-m", "pipeline.commands.pipeline_cli", "verify"]
 
 def test_run_builds_every_artifact(built):
     derived = built / "data" / "derived"
-    words = pl.read_parquet(derived / "words.parquet")
+    words = pl.read_parquet(derived / EDITION / "words.parquet")
     expected_words = sorted(set(FIXTURE_ALLOWED) | set(FIXTURE_ANSWERS))
     assert words["word"].to_list() == expected_words
     assert words["is_answer"].sum() == len(FIXTURE_ANSWERS)
-    commonness = pl.read_parquet(derived / "commonness.parquet")
+    commonness = pl.read_parquet(built / COMMONNESS_FILE)
     model = commonness.filter(pl.col("word") == "model").row(0, named=True)
     assert model["count"] == 125000  # "model" + "Model"
     assert model["frequency_rank"] == 1
-    matrix = PatternMatrix(derived / "patterns" / "index.json")
+    matrix = PatternMatrix(derived / EDITION / "patterns" / "index.json")
     answers = sorted(FIXTURE_ANSWERS)
     assert matrix.shape == (len(expected_words), len(answers))
     assert len(matrix.chunks) == 3  # 21 words at 7 rows per chunk
@@ -85,7 +87,7 @@ def test_changed_frequency_rebuilds_what_reads_p_common(built, tmp_path):
     assert {"compute_entropy", "rank_prior_openers", "play_strategy"} <= set(jobs)
     assert not {"build_word_index", "compute_pattern_chunk", "rank_opener_part"} & set(jobs)
     snakemake(checkout)
-    commonness = pl.read_parquet(checkout / "data" / "derived" / "commonness.parquet")
+    commonness = pl.read_parquet(checkout / COMMONNESS_FILE)
     assert commonness.filter(pl.col("word") == "sissy")["count"].item() == 999999 + 300
 
 
@@ -100,10 +102,10 @@ def test_changed_word_list_rebuilds_everything_downstream(built, tmp_path):
         jobs
     )
     snakemake(checkout)
-    index = json.loads((checkout / "data/derived/patterns/index.json").read_text())
+    index = json.loads((checkout / f"data/derived/{EDITION}/patterns/index.json").read_text())
     assert index["shape"] == [22, len(FIXTURE_ANSWERS)]
     assert len(index["chunks"]) == 4
-    entropy = pl.read_parquet(checkout / "data" / "derived" / "entropy.parquet")
+    entropy = pl.read_parquet(checkout / "data" / "derived" / EDITION / "entropy.parquet")
     assert "zebra" in entropy["word"].to_list()
 
 
@@ -154,7 +156,7 @@ def test_bad_word_list_fails_with_a_clear_message_and_no_artifact(tmp_path):
     assert "mirror/answers.txt, line 2: word 'reb7t' has characters outside a-z" in log
     assert "Traceback" not in log
     assert not (checkout / "data" / "raw" / "answers.txt").exists()
-    assert not (checkout / "data" / "derived" / "words.parquet").exists()
+    assert not (checkout / "data" / "derived" / EDITION / "words.parquet").exists()
 
 
 def test_pinned_checksum_mismatch_writes_nothing(tmp_path):
@@ -216,32 +218,43 @@ def test_the_data_package_lists_describes_and_verifies_every_artifact(built, tmp
     }
     resources = {resource["path"]: resource for resource in descriptor["resources"]}
     assert set(resources) == on_disk
-    words = resources["words.parquet"]
+    assert list(resources)[0] == "shared/allowed/commonness.parquet"
+    assert list(resources)[-1] == "tables/editions.html"
+    words = resources[f"{EDITION}/words.parquet"]
     assert words["rows"] == len(set(FIXTURE_ALLOWED) | set(FIXTURE_ANSWERS))
     fields = words["schema"]["fields"]
     assert [field["name"] for field in fields] == ["word_id", "word", "is_answer", "answer_id"]
     assert [field["type"] for field in fields] == ["integer", "string", "boolean", "integer"]
     assert all(field["description"] for field in fields)
-    assert resources["plots/score-model.png"]["mediatype"] == "image/png"
+    assert resources[f"{EDITION}/plots/score-model.png"]["mediatype"] == "image/png"
     assert [license["name"] for license in descriptor["licenses"]] == ["MIT"]
     assert len(descriptor["sources"]) == 3
     extra = descriptor["wordle_pipeline"]
     assert set(extra["raw_inputs"]) == {"allowed", "answers", "frequency"}
     assert "mirror" not in extra["config"]
+    assert extra["editions"] == [
+        {
+            "name": EDITION,
+            "title": "the tiny test fixture",
+            "path": EDITION,
+            "allowed": "allowed",
+            "answers": "answers",
+        }
+    ]
     assert extra["config"]["commonness"] == {"n_common": 5, "width": 10}
 
     copy = clone_checkout(built, tmp_path / "c") / "data" / "derived"
     verify = [*VERIFY, str(copy / "datapackage.json")]
     assert subprocess.run(verify, capture_output=True, check=False).returncode == 0
-    chunk = copy / "patterns" / "chunk-0001.npy.zst"
+    chunk = copy / EDITION / "patterns" / "chunk-0001.npy.zst"
     data = bytearray(chunk.read_bytes())
     data[len(data) // 2] ^= 0xFF
     chunk.write_bytes(bytes(data))
-    (copy / "commonness.parquet").unlink()
+    (copy / "shared" / "allowed" / "commonness.parquet").unlink()
     result = subprocess.run(verify, capture_output=True, text=True, check=False)
     assert result.returncode == 1
     assert f"{chunk}: altered (sha256 differs from the descriptor)" in result.stderr
-    assert f"{copy / 'commonness.parquet'}: missing" in result.stderr
+    assert f"{copy / 'shared' / 'allowed' / 'commonness.parquet'}: missing" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -290,13 +303,14 @@ def test_two_clean_runs_give_identical_artifacts_whatever_the_split(built, tmp_p
         assert long_lines(printed) == []
         assert "Shell command" not in printed.stderr + printed.stdout
         assert "pipeline/__init__.py" not in printed.stderr + printed.stdout
-    work = sorted(path.name for path in (other / "data/work/opener_parts").glob("*.parquet"))
+    parts = f"data/work/{EDITION}/opener_parts"
+    work = sorted(path.name for path in (other / parts).glob("*.parquet"))
     assert work == ["answers-0.parquet", "prior.parquet"]
-    assert len(list((built / "data/work/opener_parts").glob("answers-*.parquet"))) == 3
+    assert len(list((built / parts).glob("answers-*.parquet"))) == 3
     mine, theirs = artifact_files(other), artifact_files(built)
     published = {name for name in theirs if not name.startswith("work/")}
     assert {name for name in mine if not name.startswith("work/")} == published
-    merged_seals = {f"derived/{name}.seal.json" for name in MERGED_FROM_PARTS}
+    merged_seals = {f"derived/{EDITION}/{name}.seal.json" for name in MERGED_FROM_PARTS}
     assert merged_seals <= published
     for name in sorted(published - merged_seals):
         assert mine[name] == theirs[name], name
@@ -383,6 +397,8 @@ def test_documented_query_runs_as_written(built, number):
     import duckdb
 
     language, code = query_examples()[number]
+    # the examples name a default edition; the fixture's artifacts are EDITION's
+    code = re.sub(r"data/derived/nyt20\d\d/", f"data/derived/{EDITION}/", code)
     cwd = os.getcwd()
     os.chdir(built)
     try:

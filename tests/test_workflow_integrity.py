@@ -14,6 +14,7 @@ from filelock import FileLock
 
 from pipeline.artifacts.seal import seal_path
 from tests.workflow_helpers import (
+    EDITION,
     artifact_files,
     clone_checkout,
     file_digests,
@@ -111,7 +112,7 @@ def test_a_running_workflow_is_left_alone(built, tmp_path):
     """While another run holds the working directory, nothing is moved: its jobs may be
     between writing a file and its seal."""
     checkout = clone_checkout(built, tmp_path / "c")
-    path = checkout / "data" / "derived" / "entropy.parquet"
+    path = checkout / "data" / "derived" / EDITION / "entropy.parquet"
     path.write_bytes(path.read_bytes()[:-10])
     locks = checkout / ".snakemake" / "locks"
     locks.mkdir(parents=True, exist_ok=True)

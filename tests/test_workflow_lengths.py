@@ -14,7 +14,7 @@ import pytest
 
 from pipeline.artifacts import benchmark as store
 from tests.test_optimal_search import INF, BruteForce
-from tests.workflow_helpers import copy_kernel_cache, make_checkout, snakemake
+from tests.workflow_helpers import EDITION, copy_kernel_cache, make_checkout, snakemake
 
 pytestmark = pytest.mark.slow
 # The checkouts built here: a later run starts with the kernels an earlier one compiled for
@@ -56,8 +56,8 @@ def test_every_length_runs_end_to_end(tmp_path, length):
     derived = checkout / "data" / "derived"
     assert (derived / "datapackage.json").is_file()
     words = sorted(set(allowed) | set(answers))
-    openers = pl.read_parquet(derived / "optimal_openers.parquet")
-    summary = pl.from_arrow(store.read_summary(derived / "benchmark_summary.parquet"))
+    openers = pl.read_parquet(derived / EDITION / "optimal_openers.parquet")
+    summary = pl.from_arrow(store.read_summary(derived / EDITION / "benchmark_summary.parquet"))
     for mode in ("normal", "hard"):
         rows = openers.filter(pl.col("mode") == mode)
         assert rows.height > 0 and rows["proven"].all()

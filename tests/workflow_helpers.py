@@ -25,7 +25,11 @@ from tests.conftest import REPO, write_fixture_mirror
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 
-# The fixture lists are unpinned stand-ins for the real sources.
+# The fixture lists are unpinned stand-ins for the real sources, built as one edition,
+# EDITION (the built-in editions are switched off).
+EDITION = "tiny"
+# Where the workflow writes the fixture's shared commonness (catalog.COMMONNESS).
+COMMONNESS_FILE = Path("data/derived/shared/allowed/commonness.parquet")
 FIXTURE_CONFIG = {
     "mirror": "mirror",
     "sources": {
@@ -48,6 +52,11 @@ FIXTURE_CONFIG = {
             "sha256": "",
             "mirror_path": "unigram_freq.csv",
         },
+    },
+    "editions": {
+        "nyt2022": {"enabled": False},
+        "nyt2023": {"enabled": False},
+        EDITION: {"title": "the tiny test fixture", "allowed": "allowed", "answers": "answers"},
     },
     "commonness": {"n_common": 5, "width": 10},
     "patterns": {"chunk_rows": 7},

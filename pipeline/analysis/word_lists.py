@@ -128,8 +128,15 @@ def parse_word_list(data: bytes, path: str, *, length: int | None = None) -> Wor
     return WordList(path, tuple(words), tuple(lines), expected)
 
 
+def index_words(allowed: WordList) -> tuple[str, ...]:
+    """The words of an index built on the allowed list: its words in sorted order."""
+    return tuple(sorted(allowed.words))
+
+
 def build_word_index(allowed: WordList, answers: WordList) -> pa.Table:
-    """Merge the two lists into the index; answers missing from the allowed list are added."""
+    """The index of the allowed list, with the answers marked. Every answer must be an
+    allowed word: editions that name one allowed list share what depends on it alone
+    (its commonness), so the index is the allowed list, whatever the answers."""
     if answers.length != allowed.length:
         raise InputError(
             answers.path,
@@ -137,17 +144,16 @@ def build_word_index(allowed: WordList, answers: WordList) -> pa.Table:
             answers.lines[0],
         )
     allowed_set = set(allowed.words)
-    missing = [word for word in answers.words if word not in allowed_set]
+    missing = [i for i, word in enumerate(answers.words) if word not in allowed_set]
     if missing:
-        shown = ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else "")
-        log.warning(
-            "%s: %d answers are not in %s and were added as guesses: %s",
+        others = f" ({len(missing)} answers are not)" if len(missing) > 1 else ""
+        raise InputError(
             answers.path,
-            len(missing),
-            allowed.path,
-            shown,
+            f"{answers.words[missing[0]]!r} is not in the allowed list {allowed.path}{others}; "
+            "every answer must be an allowed guess",
+            answers.lines[missing[0]],
         )
-    words = sorted(allowed_set.union(answers.words))
+    words = index_words(allowed)
     answer_set = set(answers.words)
     is_answer = [word in answer_set for word in words]
     answer_ids = np.cumsum(is_answer, dtype=np.int64) - 1

@@ -2,8 +2,11 @@
 damaged files (pipeline.dag) and the tests take every path from here.
 
 Paths are relative to the working directory (see layout); the `{...}` fields of the
-patterns are the rules' wildcards. The order of `published` is the order of the data
-package's resources.
+patterns are the rules' wildcards. Each edition's artifacts live in a folder of their own,
+data/derived/<edition>/ (the `{edition}` field). What depends on an allowed list alone
+(its commonness) is shared by the editions that name that list, in
+data/derived/shared/<list>/ (the `{wordlist}` field); the data package is one for all.
+The order of `published` is the order of the data package's resources.
 """
 
 from __future__ import annotations
@@ -22,41 +25,58 @@ from pipeline.artifacts import (
 )
 from pipeline.artifacts.patterns import INDEX_FILE, chunk_name
 
-SOURCES = ("allowed", "answers", "frequency")  # the raw inputs
+# The raw inputs, one file per source of the config (word lists and frequency counts).
+FREQUENCY = "frequency"
 RAW = layout.raw("{source}")
+SHARED = "shared"  # the folder of what editions share (no edition may take this name)
+COMMONNESS = layout.derived(f"{SHARED}/{{wordlist}}/{commonness.FILE}")
 
-WORDS = layout.derived(words.FILE)
-COMMONNESS = layout.derived(commonness.FILE)
-ENTROPY = layout.derived(entropy.ENTROPY_FILE)
-PATTERN_DISTRIBUTION = layout.derived(entropy.DISTRIBUTION_FILE)
-OPENERS = layout.derived(openers.OPENERS_FILE)
-SECOND_GUESSES = layout.derived(openers.SECOND_GUESSES_FILE)
-BENCHMARK_GAMES = layout.derived(benchmark.GAMES_FILE)
-BENCHMARK_SUMMARY = layout.derived(benchmark.SUMMARY_FILE)
-SCORE_MODEL = layout.derived(benchmark.SCORE_MODEL_FILE)
-OPTIMAL_OPENERS = layout.derived(optimal.OPENERS_FILE)
-OPTIMAL_TREES = layout.derived(optimal.TREES_FILE)
-DATAPACKAGE = layout.derived(datapackage.FILE)
+
+def _edition(name: str) -> str:
+    return layout.derived(f"{{edition}}/{name}")
+
+
+WORDS = _edition(words.FILE)
+ENTROPY = _edition(entropy.ENTROPY_FILE)
+PATTERN_DISTRIBUTION = _edition(entropy.DISTRIBUTION_FILE)
+OPENERS = _edition(openers.OPENERS_FILE)
+SECOND_GUESSES = _edition(openers.SECOND_GUESSES_FILE)
+BENCHMARK_GAMES = _edition(benchmark.GAMES_FILE)
+BENCHMARK_SUMMARY = _edition(benchmark.SUMMARY_FILE)
+SCORE_MODEL = _edition(benchmark.SCORE_MODEL_FILE)
+OPTIMAL_OPENERS = _edition(optimal.OPENERS_FILE)
+OPTIMAL_TREES = _edition(optimal.TREES_FILE)
+DATAPACKAGE = layout.derived(datapackage.FILE)  # one descriptor for every edition
+EDITIONS_TABLE = layout.derived("tables/editions.html")  # the editions side by side
 
 # A stored pattern matrix: its index and its chunks (chunk is chunk_name's number).
-MATRIX_INDEX = layout.derived(f"{{matrix}}/{INDEX_FILE}")
-MATRIX_CHUNK = layout.derived("{matrix}/chunk-{chunk}.npy.zst")
+MATRIX_INDEX = _edition(f"{{matrix}}/{INDEX_FILE}")
+MATRIX_CHUNK = _edition("{matrix}/chunk-{chunk}.npy.zst")
 
 # Parts merged into artifacts (data/work, not published).
-ANSWERS_PART = f"{layout.WORK}/opener_parts/answers-{{part}}.parquet"
-PRIOR_PART = f"{layout.WORK}/opener_parts/prior.parquet"
-OPTIMAL_SUMMARY = f"{layout.WORK}/optimal/{{mode}}/{{opener}}.summary.parquet"
-OPTIMAL_TREE = f"{layout.WORK}/optimal/{{mode}}/{{opener}}.tree.parquet"
-GAMES = f"{layout.WORK}/games/{{unit}}.parquet"
+_WORK = f"{layout.WORK}/{{edition}}"
+ANSWERS_PART = f"{_WORK}/opener_parts/answers-{{part}}.parquet"
+PRIOR_PART = f"{_WORK}/opener_parts/prior.parquet"
+OPTIMAL_SUMMARY = f"{_WORK}/optimal/{{mode}}/{{opener}}.summary.parquet"
+OPTIMAL_TREE = f"{_WORK}/optimal/{{mode}}/{{opener}}.tree.parquet"
+GAMES = f"{_WORK}/games/{{unit}}.parquet"
 
 # Where sealed files live: every seal under these folders is checked before a run.
 SEALED_ROOTS = (layout.RAW, layout.DERIVED, layout.WORK)
-# The artifacts of fixed name: one there without a seal is foreign.
-EXPECTED = (
-    WORDS, COMMONNESS, ENTROPY, PATTERN_DISTRIBUTION, OPENERS, SECOND_GUESSES,
-    BENCHMARK_GAMES, BENCHMARK_SUMMARY, SCORE_MODEL, DATAPACKAGE, OPTIMAL_OPENERS,
-    OPTIMAL_TREES,
+# Each edition's artifacts of fixed name: one there without a seal is foreign.
+EDITION_FILES = (
+    WORDS, ENTROPY, PATTERN_DISTRIBUTION, OPENERS, SECOND_GUESSES,
+    BENCHMARK_GAMES, BENCHMARK_SUMMARY, SCORE_MODEL, OPTIMAL_OPENERS, OPTIMAL_TREES,
 )  # fmt: skip
+
+
+def expected(editions: Sequence[str], wordlists: Sequence[str]) -> list[str]:
+    """The artifacts of fixed name of `editions`, and the shared ones (those of the
+    allowed lists `wordlists`)."""
+    per_edition = [path.format(edition=e) for e in editions for path in EDITION_FILES]
+    shared = [COMMONNESS.format(wordlist=wordlist) for wordlist in wordlists]
+    return [*shared, *per_edition, DATAPACKAGE, EDITIONS_TABLE]
+
 
 # Items of the Snakemake report: name -> what it is (a plot or a table), the artifacts it
 # is drawn from, its report category and its label (numbered in reading order). Each has
@@ -101,25 +121,25 @@ REPORT_ITEMS = {
 }
 
 
-def report_item(name: str) -> str:
+def report_item(name: str, edition: str = "{edition}") -> str:
     """A report item's file: plots are PNGs in plots/, tables HTML pages in tables/."""
     if REPORT_ITEMS[name]["kind"] == "plot":
-        return layout.derived(f"plots/{name}.png")
-    return layout.derived(f"tables/{name}.html")
+        return layout.derived(f"{edition}/plots/{name}.png")
+    return layout.derived(f"{edition}/tables/{name}.html")
 
 
-def matrix_files(matrix: str, chunks: int) -> list[str]:
+def matrix_files(edition: str, matrix: str, chunks: int) -> list[str]:
     """Everything a reader of one stored matrix needs: its index and its `chunks` chunks."""
-    chunk_files = [layout.derived(f"{matrix}/{chunk_name(number)}") for number in range(chunks)]
-    return [MATRIX_INDEX.format(matrix=matrix), *chunk_files]
+    folder = f"{edition}/{matrix}"
+    chunk_files = [layout.derived(f"{folder}/{chunk_name(number)}") for number in range(chunks)]
+    return [MATRIX_INDEX.format(edition=edition, matrix=matrix), *chunk_files]
 
 
-def published(matrices: Sequence[str]) -> list[str]:
-    """Every published artifact in the data package's order, given the files of the stored
-    matrices (see matrix_files)."""
-    return [
+def published(edition: str, matrices: Sequence[str]) -> list[str]:
+    """Every published artifact of one edition in the data package's order, given the
+    files of its stored matrices (see matrix_files)."""
+    files = [
         WORDS,
-        COMMONNESS,
         *matrices,
         ENTROPY,
         PATTERN_DISTRIBUTION,
@@ -132,3 +152,4 @@ def published(matrices: Sequence[str]) -> list[str]:
         OPTIMAL_TREES,
         *[report_item(name) for name in REPORT_ITEMS],
     ]
+    return [path.format(edition=edition) for path in files]

@@ -43,10 +43,13 @@ PROJECT_LICENSE = {
     "path": "https://opensource.org/licenses/MIT",
     "title": "MIT License (the pipeline's code; see LICENSE)",
 }
-# What is known of each upstream source's terms (docs/operating.md explains them).
+# What is known of each upstream source's terms (docs/operating.md explains them): the
+# word lists by the repository their URL names, the frequency counts by source name.
+REPOSITORY_TERMS = {
+    "tabatkins/wordle-list": "MIT (github.com/tabatkins/wordle-list)",
+    "alex1770/wordle": "MIT (github.com/alex1770/wordle)",
+}
 SOURCE_TERMS = {
-    "allowed": "MIT (github.com/tabatkins/wordle-list)",
-    "answers": "MIT (github.com/alex1770/wordle)",
     "frequency": (
         "Peter Norvig's count_1w.txt, derived from Google's Web 1T 5-gram corpus (LDC2006T13, "
         "Web 1T 5-gram Version 1 Agreement); republished on Kaggle as "
@@ -112,7 +115,11 @@ def source_entry(record: Mapping[str, Any]) -> dict[str, str]:
     name = record["source"]
     if record.get("kind") == "local":
         return {"title": f"{name}: a local file ({PurePosixPath(record['origin']).name})"}
-    return {"title": f"{name}: {SOURCE_TERMS.get(name, '')}".rstrip(": "), "path": record["origin"]}
+    terms = SOURCE_TERMS.get(name, "")
+    for repository, repository_terms in REPOSITORY_TERMS.items():
+        if f"/{repository}/" in record["origin"]:
+            terms = repository_terms
+    return {"title": f"{name}: {terms}".rstrip(": "), "path": record["origin"]}
 
 
 def published_config(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -123,6 +130,22 @@ def published_config(config: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(published.get(section), Mapping):
             published[section] = {k: v for k, v in published[section].items() if k != key}
     return published
+
+
+def edition_entries(config: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The enabled editions, oldest first (the last is the newest, the assistant's
+    default): name, title, the folder of their artifacts and the sources of their lists
+    (see `sources`)."""
+    return [
+        {
+            "name": name,
+            "title": entry.get("title", ""),
+            "path": name,
+            **{kind: entry[kind] for kind in ("allowed", "answers") if kind in entry},
+        }
+        for name, entry in config.get("editions", {}).items()
+        if entry.get("enabled", True)
+    ]
 
 
 def build_datapackage(
@@ -149,7 +172,9 @@ def build_datapackage(
             "description": (
                 "Every Wordle guess against every answer, the information each guess gives, "
                 "two-step opener rankings with the best second guess for every reply, and "
-                "solver benchmarks, computed by the wordle-pipeline Snakemake workflow."
+                "solver benchmarks, for each edition of the word lists (a folder each, "
+                "listed under wordle_pipeline.editions), computed by the wordle-pipeline "
+                "Snakemake workflow."
             ),
             "version": pipeline.__version__,
             "licenses": [PROJECT_LICENSE],
@@ -161,6 +186,7 @@ def build_datapackage(
     descriptor["wordle_pipeline"] = {
         "package_version": pipeline.__version__,
         "config": published_config(config),
+        "editions": edition_entries(config),
         "raw_inputs": raw_inputs,
     }
     return descriptor

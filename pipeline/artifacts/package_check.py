@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from pipeline.artifacts import seal
+from pipeline.artifacts.words import FILE as EDITION_INDEX  # what marks an edition folder
 from pipeline.core.errors import ArtifactError, InputError
 from pipeline.core.files import sha256_bytes, sha256_file
 
@@ -140,12 +141,32 @@ def _problem(path: Path, size: int, digest: str) -> str | None:
 
 
 def foreign_files(root: Path, resources: Iterable[str]) -> list[Path]:
-    """Files under `root` that are neither a resource, a resource's seal nor a companion."""
+    """Files under `root` that are neither a resource, a resource's seal nor a companion,
+    nor inside an edition folder the descriptor does not list (other_editions)."""
+    resources = list(resources)
     known = set(COMPANIONS)
     for relative in resources:
         known.update((relative, f"{relative}{seal.SEAL_SUFFIX}"))
+    skipped = other_editions(root, resources)
     found = sorted(path for path in root.rglob("*") if path.is_file() or path.is_symlink())
-    return [path for path in found if path.relative_to(root).as_posix() not in known]
+    return [
+        path
+        for path in found
+        if path.relative_to(root).as_posix() not in known
+        and path.relative_to(root).parts[0] not in skipped
+    ]
+
+
+def other_editions(root: Path, resources: Iterable[str]) -> list[str]:
+    """Folders of `root` that hold an edition's word index but none of the descriptor's
+    resources: an edition built before and not enabled in this build (disabling an
+    edition removes none of its files). They are not part of the package."""
+    listed = {PurePosixPath(relative).parts[0] for relative in resources}
+    return sorted(
+        folder.name
+        for folder in (root.iterdir() if root.is_dir() else [])
+        if folder.is_dir() and folder.name not in listed and (folder / EDITION_INDEX).is_file()
+    )
 
 
 def verify_datapackage(
@@ -174,6 +195,10 @@ def verify_datapackage(
             problems.append(problem)
             damaged.append(root / relative)
     if root.is_dir():
+        for folder in other_editions(root, entries):
+            log.info(
+                "%s: an edition folder the descriptor does not list; not checked", root / folder
+            )
         foreign = foreign_files(root, entries)
         problems += [f"{path}: foreign (not in the descriptor)" for path in foreign]
     if damaged and remove_damaged:

@@ -55,7 +55,8 @@ possible answer, then word order.
 """
 EPILOG = f"""\
 data: --data DIR, else $WORDLE_DATA, else data/derived in the current folder, else
-data/derived beside the project.
+data/derived beside the project; in it, the edition --edition NAME, else the newest built
+(the first line of every answer names it). --data may also name one edition's folder.
 exit codes: {EXIT_OK} ok; {EXIT_DATA} data missing, damaged or stale, or no candidate fits
 the replies; {EXIT_USAGE} bad command line; {EXIT_INTERRUPT} interrupted. A reader that stops
 early (| head) is no error: what it left unread is dropped quietly ({EXIT_OK}).
@@ -115,6 +116,10 @@ def parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     result.add_argument("--json", action="store_true", help="print one JSON document")
     result.add_argument("--data", metavar="DIR", help="folder of the built artifacts")
+    result.add_argument(
+        "--edition", metavar="NAME",
+        help="the word-list edition to play (default: the newest built, e.g. nyt2023)",
+    )  # fmt: skip
     result.add_argument("--version", action=_Version, nargs=0, help="print the version")
     return result
 
@@ -157,7 +162,7 @@ def _guarded(run: Callable[[], int]) -> int:
 
 def one_shot(args: argparse.Namespace) -> int:
     pairs = split_turns(args.turns)
-    data = load(data_folder(args.data))
+    data = load(data_folder(args.data), args.edition)
     advisor = Advisor(data, prior=args.mode == "prior", hard=args.hard, top=args.top)
     turns = advisor.turns(pairs)
     version = _version() if args.json else ""

@@ -9,6 +9,7 @@ assistant says so).
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +22,7 @@ from pipeline.artifacts import entropy as entropy_artifact
 from pipeline.artifacts import parquet
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import REBUILD_HINT
-from pipeline.core.errors import ArtifactError
+from pipeline.core.errors import ArtifactError, UsageError
 from pipeline.core.word_index import WordIndex
 
 DATA_VARIABLE = "WORDLE_DATA"
@@ -73,6 +74,61 @@ def data_folder(option: str | Path | None) -> Path:
     )
 
 
+DESCRIPTOR = "datapackage.json"  # pipeline.artifacts.datapackage.FILE
+
+
+@dataclass(frozen=True)
+class Edition:
+    """The edition the assistant reads: its name and title, and its folder."""
+
+    name: str
+    title: str
+    folder: Path
+
+
+def _built_editions(root: Path) -> list[dict[str, str]]:
+    """The editions the descriptor of `root` lists, oldest first (checked against its
+    seal first); without a descriptor, the subfolders that hold a word index, by name."""
+    descriptor = root / DESCRIPTOR
+    if descriptor.is_file():
+        from pipeline.artifacts.seal import verify
+
+        verify(descriptor, check_inputs=False)
+        try:
+            entries = json.loads(descriptor.read_text(encoding="utf-8"))["wordle_pipeline"]
+            return [dict(entry) for entry in entries["editions"]]
+        except (ValueError, KeyError, TypeError) as error:
+            raise ArtifactError(
+                f"{descriptor}: lists no editions ({error}); {REBUILD_HINT}"
+            ) from None
+    folders = sorted(p.parent.name for p in root.glob(f"*/{words_artifact.FILE}"))
+    return [{"name": name, "title": "", "path": name} for name in folders]
+
+
+def choose_edition(root: Path, name: str | None) -> Edition:
+    """The edition to read under the artifacts folder `root`: `name` (--edition), else the
+    newest built one. A folder that lists no editions is one edition's folder (given with
+    --data), read as it is."""
+    built = [] if (root / words_artifact.FILE).is_file() else _built_editions(root)
+    names = [entry["name"] for entry in built]
+    if name is not None and name not in names:
+        where = f"built: {', '.join(names)}" if names else "it holds one edition's folder"
+        raise UsageError(f"--edition {name}: no such edition in {root} ({where})")
+    if not built:
+        return _edition_folder(root)
+    entry = built[names.index(name)] if name else built[-1]
+    return Edition(entry["name"], entry.get("title", ""), root / entry["path"])
+
+
+def _edition_folder(folder: Path) -> Edition:
+    """One edition's folder, named as the descriptor beside it names it (if there is one)."""
+    if (folder.parent / DESCRIPTOR).is_file():
+        for entry in _built_editions(folder.parent):
+            if entry["path"] == folder.name:
+                return Edition(entry["name"], entry.get("title", ""), folder)
+    return Edition("", "", folder)
+
+
 @dataclass
 class Data:
     """The artifacts folder, read lazily; every value is cached once read."""
@@ -84,6 +140,7 @@ class Data:
     entropy_prior: np.ndarray
     buckets: np.ndarray  # distinct replies of each guess over the answers
     missing: list[str] = field(default_factory=list)  # optional files looked for, absent
+    edition: Edition | None = None
     _cache: dict = field(default_factory=dict, repr=False)
 
     def path(self, name: str, required: bool = True) -> Path | None:
@@ -226,10 +283,13 @@ class Data:
         return sizes
 
 
-def load(folder: Path) -> Data:
-    """words.parquet and entropy.parquet of `folder`, checked."""
-    if not folder.is_dir():
-        raise ArtifactError(f"{folder}: no such folder of artifacts: {BUILD_HINT}")
+def load(root: Path, edition: str | None = None) -> Data:
+    """words.parquet and entropy.parquet of the chosen edition (choose_edition) under the
+    artifacts folder `root`, checked."""
+    if not root.is_dir():
+        raise ArtifactError(f"{root}: no such folder of artifacts: {BUILD_HINT}")
+    chosen = choose_edition(root, edition)
+    folder = chosen.folder
     words_path = folder / words_artifact.FILE
     entropy_path = folder / entropy_artifact.ENTROPY_FILE
     for path in (words_path, entropy_path):
@@ -241,4 +301,4 @@ def load(folder: Path) -> Data:
     p_common, answers, prior, buckets = (
         table[name].to_numpy(zero_copy_only=False) for name in columns
     )
-    return Data(folder, index, p_common, answers, prior, buckets)
+    return Data(folder, index, p_common, answers, prior, buckets, edition=chosen)

@@ -138,7 +138,7 @@ def play(args: argparse.Namespace) -> int:
 
     if args.json:
         raise UsageError("--json is for one answer, not for play")
-    data = load(data_folder(args.data))
+    data = load(data_folder(args.data), args.edition)
     advisor = Advisor(data, prior=args.mode == "prior", hard=args.hard, top=args.top)
     advisor.preload()
     session = Session(advisor)
@@ -147,7 +147,8 @@ def play(args: argparse.Namespace) -> int:
     colour = use_colour(sys.stdout)
     rules = "hard mode, " if args.hard else ""
     width = max(shutil.get_terminal_size().columns, 20)
-    intro = f"wordle-assist play ({args.mode} mode, {rules}{MAX_GUESSES} guesses). {HELP}"
+    edition = f"edition {data.edition.name}, " if data.edition and data.edition.name else ""
+    intro = f"wordle-assist play ({edition}{args.mode} mode, {rules}{MAX_GUESSES} guesses). {HELP}"
     emit("\n".join(textwrap.wrap(intro, width)) + "\n")
     emit(view(session, args.list_limit, colour))
     emit("\n".join(textwrap.wrap(legend(session.report), width)) + "\n")

@@ -47,6 +47,8 @@ class Rating:
 class Report:
     version: str
     data: str  # the artifacts folder
+    edition: str  # the word-list edition's name ("" when unnamed)
+    edition_title: str
     mode: str  # answers or prior
     hard: bool
     curve: str  # the score model strategy F comes from
@@ -127,6 +129,8 @@ def build(
     return Report(
         version=version,
         data=str(advisor.data.folder),
+        edition=advisor.data.edition.name if advisor.data.edition else "",
+        edition_title=advisor.data.edition.title if advisor.data.edition else "",
         mode="prior" if advisor.prior else "answers",
         hard=advisor.hard,
         curve=advisor.curve.strategy,
@@ -162,6 +166,11 @@ def as_json(report: Report, list_limit: int) -> dict:
 
 
 # --- text ---------------------------------------------------------------------------------
+
+
+def edition_line(report: Report) -> str:
+    title = f": {report.edition_title}" if report.edition_title else ""
+    return f"edition: {report.edition}{title}"
 
 
 def header(report: Report) -> str:
@@ -244,7 +253,7 @@ def legend(report: Report) -> str:
 
 def render(report: Report, list_limit: int, width: int) -> str:
     """The report as plain text, lists wrapped to `width` columns."""
-    lines = [header(report)]
+    lines = [edition_line(report), header(report)] if report.edition else [header(report)]
     lines += rating_lines(report.turns)
     lines += state_lines(report, list_limit, width)
     lines += suggestion_lines(report)

@@ -6,27 +6,29 @@ from pathlib import Path
 
 from pipeline.analysis.commonness import commonness_table
 from pipeline.analysis.frequency import parse_frequency_counts
+from pipeline.analysis.word_lists import index_words, parse_word_list
 from pipeline.artifacts import commonness as commonness_artifact
 from pipeline.artifacts import raw as raw_artifact
-from pipeline.artifacts import words as words_artifact
 
 
 def build_commonness(
-    *, words: Path, frequency: Path, commonness: Path, n_common: int, width: float
+    *, allowed: Path, frequency: Path, commonness: Path, n_common: int, width: float
 ) -> None:
-    """commonness.parquet: p_common of every word from the frequency counts.
+    """commonness.parquet: p_common of every word of an allowed list (in the word order of
+    every edition's index that names the list) from the frequency counts.
 
-    The frequency file is streamed in blocks and only the index's words are kept, so
+    The frequency file is streamed in blocks and only the list's words are kept, so
     memory stays bounded whatever the file's size (the rule's mem_mb).
     """
-    index = words_artifact.read_word_index(words)
+    allowed_list = parse_word_list(raw_artifact.read_raw(allowed), raw_artifact.shown_name(allowed))
+    words = index_words(allowed_list)
     counts = parse_frequency_counts(
-        raw_artifact.read_raw_blocks(frequency), raw_artifact.shown_name(frequency), index.words
+        raw_artifact.read_raw_blocks(frequency), raw_artifact.shown_name(frequency), words
     )
-    table = commonness_table(index.words, counts, n_common, width)
+    table = commonness_table(words, counts, n_common, width)
     commonness_artifact.write_commonness(
         table,
         commonness,
-        inputs={"words": words, "frequency": frequency},
+        inputs={"allowed": allowed, "frequency": frequency},
         settings={"n_common": n_common, "width": width},
     )

@@ -14,14 +14,19 @@ from pipeline.artifacts.datapackage import published_config
 from pipeline.artifacts.openers import ranked_words
 from pipeline.artifacts.patterns import MATRICES, chunk_count
 from pipeline.core.errors import PipelineError
+from pipeline.editions import edition_settings, edition_sources, enabled_editions
 from pipeline.workflow_checks import stop
 
 # The solver benchmark's units of work (one job each): unit id -> strategy and openers.
 PLAY_UNITS = play_units(config["solver"]["strategies"], config["solver"]["openers_per_job"])
+# Every defined edition has rules (a disabled one is just not in the default target).
+EDITIONS = list(config["editions"])
 
 
 wildcard_constraints:
-    source="|".join(catalog.SOURCES),
+    edition="|".join(EDITIONS),
+    source="|".join(config["sources"]),
+    wordlist="|".join(config["sources"]),
     matrix="|".join(MATRICES),
     chunk=r"\d\d\d\d+",
     part=r"\d+",
@@ -62,7 +67,9 @@ def get_unit_file(path, needs):
     files), so the other units start without waiting for the stage that writes it."""
 
     def inputs(wildcards):
-        return sealed(path) if needs(PLAY_UNITS[wildcards.unit]["strategy"]) else []
+        if not needs(PLAY_UNITS[wildcards.unit]["strategy"]):
+            return []
+        return sealed(path.format(edition=wildcards.edition))
 
     return inputs
 
@@ -71,7 +78,7 @@ def get_optimum_openers(wildcards):
     """optimal_openers.parquet for the summary's gaps, when an optimal strategy is played
     (then the optimal search runs anyway); otherwise the gaps are left empty."""
     plays_optimal = any(needs_optimal(unit["strategy"]) for unit in PLAY_UNITS.values())
-    return sealed(catalog.OPTIMAL_OPENERS) if plays_optimal else []
+    return sealed(catalog.OPTIMAL_OPENERS.format(edition=wildcards.edition)) if plays_optimal else []
 
 
 def get_source_spec(wildcards):
@@ -93,7 +100,39 @@ def get_raw(source):
     return sealed(catalog.RAW.format(source=source))
 
 
-def word_index():
+def get_word_list(kind):
+    """Input function: the raw word list `kind` (allowed or answers) of the edition."""
+
+    def inputs(wildcards):
+        return get_raw(config["editions"][wildcards.edition][kind])
+
+    return inputs
+
+
+def commonness_of(edition):
+    """The commonness of the edition's allowed list (shared by the editions naming it)."""
+    return catalog.COMMONNESS.format(wordlist=config["editions"][edition]["allowed"])
+
+
+def get_commonness(wildcards):
+    return sealed(commonness_of(wildcards.edition))
+
+
+def get_edition_files(paths):
+    """Input function: `paths` (and their seals) of the job's edition; the shared
+    commonness for catalog.COMMONNESS."""
+
+    def inputs(wildcards):
+        files = [
+            commonness_of(wildcards.edition) if path == catalog.COMMONNESS else path
+            for path in paths
+        ]
+        return sealed(*[path.format(edition=wildcards.edition) for path in files])
+
+    return inputs
+
+
+def word_index(edition):
     """The word index; it is a checkpoint, so this waits until it is built.
 
     Opened through Snakemake (IOFile.open): with a default storage provider the file and
@@ -102,7 +141,7 @@ def word_index():
     input function's error with a traceback), moved aside like any damaged file (not in
     a dry run), so the next run rebuilds it.
     """
-    words, words_seal = checkpoints.build_word_index.get().output.words
+    words, words_seal = checkpoints.build_word_index.get(edition=edition).output.words
     for file in (words, words_seal):
         with file.open("rb"):
             pass
@@ -117,43 +156,46 @@ def word_index():
         stop(f"wordle: {problem}; moved it to {dag.quarantine(words)}: run snakemake again")
 
 
-def matrix_files(matrix):
+def matrix_files(edition, matrix):
     """The index and chunk files of one stored matrix; their number follows from the word
     index."""
-    chunks = chunk_count(len(word_index().words), config["patterns"]["chunk_rows"])
-    return catalog.matrix_files(matrix, chunks)
+    chunks = chunk_count(len(word_index(edition).words), config["patterns"]["chunk_rows"])
+    return catalog.matrix_files(edition, matrix, chunks)
 
 
 def get_pattern_chunks(wildcards):
-    return sealed(*matrix_files(wildcards.matrix)[1:])
+    return sealed(*matrix_files(wildcards.edition, wildcards.matrix)[1:])
 
 
 def get_answer_matrix(wildcards):
-    return sealed(*matrix_files("patterns"))
+    return sealed(*matrix_files(wildcards.edition, "patterns"))
 
 
 def get_square_matrix(wildcards):
     """The stored square matrix when the config keeps one (else entropy streams it)."""
-    return sealed(*matrix_files("patterns_square")) if config["patterns"]["square"] else []
+    if not config["patterns"]["square"]:
+        return []
+    return sealed(*matrix_files(wildcards.edition, "patterns_square"))
 
 
 def get_chunk_mem_mb(wildcards, attempt):
-    return scheduling.chunk_mem_mb(word_index(), wildcards.matrix, config["patterns"], attempt)
+    index = word_index(wildcards.edition)
+    return scheduling.chunk_mem_mb(index, wildcards.matrix, config["patterns"], attempt)
 
 
 def get_opener_parts():
     """The answers-mode part files (config openers.parts jobs) and the prior-mode part."""
     parts = range(config["openers"]["parts"])
-    return sealed(*[catalog.ANSWERS_PART.format(part=part) for part in parts], catalog.PRIOR_PART)
+    return sealed(*[catalog.ANSWERS_PART.replace("{part}", str(part)) for part in parts], catalog.PRIOR_PART)
 
 
-def optimal_jobs():
+def optimal_jobs(edition):
     """(mode, opener) of every solve_optimal job, modes in config order: the top of the
     answers-mode ranking, then the named openers. openers.parquet is a checkpoint, so this
     waits until it is built (see get_final_outputs); it is the only checkpoint asked
     here, and its answers mode lists every word of the index, best first."""
-    settings = config["optimal"]
-    openers, openers_seal = checkpoints.rank_openers.get().output.openers
+    settings = edition_settings(config, edition, "optimal")
+    openers, openers_seal = checkpoints.rank_openers.get(edition=edition).output.openers
     for file in (openers, openers_seal):
         with file.open("rb"):
             pass
@@ -163,30 +205,62 @@ def optimal_jobs():
             ranking, range(len(ranking)), settings["openers_top"], settings["openers"]
         )
     except PipelineError as error:
-        stop(str(error) if str(error).startswith("config: ") else f"wordle: {error}")
+        stop(edition_error(edition, error))
     return [(mode, opener) for mode in settings["modes"] for opener in chosen]
+
+
+def edition_error(edition, error):
+    """A PipelineError as one line; a config problem names the edition's own key when
+    the edition sets optimal itself."""
+    text = str(error)
+    if not text.startswith("config: "):
+        return f"wordle: {text}"
+    if "optimal" in config["editions"][edition]:
+        return text.replace("config: optimal.", f"config: editions.{edition}.optimal.", 1)
+    return text
 
 
 def get_optimal_parts(pattern):
     """Input function: the `pattern` file (summary or tree part) of every optimal job."""
 
     def parts(wildcards):
-        return sealed(*[pattern.format(mode=m, opener=o) for m, o in optimal_jobs()])
+        jobs = optimal_jobs(wildcards.edition)
+        return sealed(*[pattern.format(edition=wildcards.edition, mode=m, opener=o) for m, o in jobs])
 
     return parts
 
 
-def get_sealed_artifacts(wildcards):
-    """Every published artifact, in the data package's order. A named optimal opener that
-    is not a word of the index stops the run (one line naming config optimal.openers)
-    here, where the index is first read, before any ranking or search."""
+def edition_artifacts(edition):
+    """Every published artifact of an edition, in the data package's order. A named
+    optimal opener that is not a word of the index stops the run (one line naming the
+    config key) here, where the index is first read, before any ranking or search."""
     try:
-        select_openers(word_index().words, [], 0, config["optimal"]["openers"])
+        openers = edition_settings(config, edition, "optimal")["openers"]
+        select_openers(word_index(edition).words, [], 0, openers)
     except PipelineError as error:
-        stop(str(error))
+        stop(edition_error(edition, error))
     square = ["patterns_square"] if config["patterns"]["square"] else []
-    matrices = [path for matrix in ["patterns", *square] for path in matrix_files(matrix)]
-    return sealed(*catalog.published(matrices))
+    matrices = [path for matrix in ["patterns", *square] for path in matrix_files(edition, matrix)]
+    return catalog.published(edition, matrices)
+
+
+def get_sealed_artifacts(wildcards):
+    """Every published artifact: the shared ones, every enabled edition's, and the
+    editions table."""
+    editions = enabled_editions(config)
+    shared = list(dict.fromkeys(commonness_of(edition) for edition in editions))
+    files = [path for edition in editions for path in edition_artifacts(edition)]
+    return sealed(*shared, *files, catalog.EDITIONS_TABLE)
+
+
+def expand_editions(path):
+    """`path` (and its seal) of every enabled edition, oldest first."""
+    return sealed(*[path.format(edition=edition) for edition in enabled_editions(config)])
+
+
+def get_edition_raw(wildcards):
+    """The raw inputs of the enabled editions, each once."""
+    return sealed(*[catalog.RAW.format(source=s) for s in edition_sources(config)])
 
 
 def get_published_config():
@@ -200,4 +274,6 @@ def get_final_outputs():
     (the data package's inputs), so its checkpoint job is in the job graph from the start
     and the optimal jobs it decides are resolved in every run, not only the one that
     builds it."""
-    return sealed(catalog.WORDS, catalog.COMMONNESS, catalog.OPENERS, catalog.DATAPACKAGE)
+    per_edition = [catalog.WORDS, catalog.OPENERS]
+    files = [path.format(edition=e) for e in enabled_editions(config) for path in per_edition]
+    return sealed(*files, catalog.DATAPACKAGE)

@@ -4,7 +4,7 @@
 rule compute_entropy:
     input:
         words=sealed(catalog.WORDS),
-        commonness=sealed(catalog.COMMONNESS),
+        commonness=get_commonness,
         patterns=get_answer_matrix,
         square=get_square_matrix,
     output:
@@ -22,8 +22,8 @@ rule compute_entropy:
     message:
         JOB_MESSAGE
     log:
-        "logs/compute_entropy/entropy.log",
+        "logs/compute_entropy/{edition}/entropy.log",
     benchmark:
-        "logs/benchmarks/compute_entropy/entropy.tsv"
+        "logs/benchmarks/compute_entropy/{edition}/entropy.tsv"
     script:
         "../scripts/compute_entropy.py"

@@ -22,9 +22,9 @@ rule rank_opener_part:
     message:
         JOB_MESSAGE
     log:
-        "logs/rank_opener_part/answers-{part}.log",
+        "logs/rank_opener_part/{edition}/answers-{part}.log",
     benchmark:
-        "logs/benchmarks/rank_opener_part/answers-{part}.tsv"
+        "logs/benchmarks/rank_opener_part/{edition}/answers-{part}.tsv"
     script:
         "../scripts/rank_opener_part.py"
 
@@ -32,7 +32,7 @@ rule rank_opener_part:
 rule rank_prior_openers:
     input:
         words=sealed(catalog.WORDS),
-        commonness=sealed(catalog.COMMONNESS),
+        commonness=get_commonness,
         entropy=sealed(catalog.ENTROPY),
     output:
         part=sealed(catalog.PRIOR_PART),
@@ -46,9 +46,9 @@ rule rank_prior_openers:
     message:
         JOB_MESSAGE
     log:
-        "logs/rank_prior_openers/prior.log",
+        "logs/rank_prior_openers/{edition}/prior.log",
     benchmark:
-        "logs/benchmarks/rank_prior_openers/prior.tsv"
+        "logs/benchmarks/rank_prior_openers/{edition}/prior.tsv"
     script:
         "../scripts/rank_prior_openers.py"
 
@@ -68,9 +68,9 @@ checkpoint rank_openers:
     message:
         JOB_MESSAGE
     log:
-        "logs/rank_openers/openers.log",
+        "logs/rank_openers/{edition}/openers.log",
     benchmark:
-        "logs/benchmarks/rank_openers/openers.tsv"
+        "logs/benchmarks/rank_openers/{edition}/openers.tsv"
     script:
         "../scripts/rank_openers.py"
 
@@ -87,8 +87,8 @@ rule merge_second_guesses:
     message:
         JOB_MESSAGE
     log:
-        "logs/merge_second_guesses/second_guesses.log",
+        "logs/merge_second_guesses/{edition}/second_guesses.log",
     benchmark:
-        "logs/benchmarks/merge_second_guesses/second_guesses.tsv"
+        "logs/benchmarks/merge_second_guesses/{edition}/second_guesses.tsv"
     script:
         "../scripts/merge_second_guesses.py"

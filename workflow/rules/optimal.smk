@@ -24,9 +24,9 @@ rule solve_optimal:
     message:
         JOB_MESSAGE
     log:
-        "logs/solve_optimal/{mode}-{opener}.log",
+        "logs/solve_optimal/{edition}/{mode}-{opener}.log",
     benchmark:
-        "logs/benchmarks/solve_optimal/{mode}-{opener}.tsv"
+        "logs/benchmarks/solve_optimal/{edition}/{mode}-{opener}.tsv"
     script:
         "../scripts/solve_optimal.py"
 
@@ -44,8 +44,8 @@ rule merge_optimal:
     message:
         JOB_MESSAGE
     log:
-        "logs/merge_optimal/optimal.log",
+        "logs/merge_optimal/{edition}/optimal.log",
     benchmark:
-        "logs/benchmarks/merge_optimal/optimal.tsv"
+        "logs/benchmarks/merge_optimal/{edition}/optimal.tsv"
     script:
         "../scripts/merge_optimal.py"

@@ -17,9 +17,9 @@ rule compute_pattern_chunk:
     message:
         JOB_MESSAGE
     log:
-        "logs/compute_pattern_chunk/{matrix}-{chunk}.log",
+        "logs/compute_pattern_chunk/{edition}/{matrix}-{chunk}.log",
     benchmark:
-        "logs/benchmarks/compute_pattern_chunk/{matrix}-{chunk}.tsv"
+        "logs/benchmarks/compute_pattern_chunk/{edition}/{matrix}-{chunk}.tsv"
     script:
         "../scripts/compute_pattern_chunk.py"
 
@@ -37,8 +37,8 @@ rule index_pattern_chunks:
     message:
         JOB_MESSAGE
     log:
-        "logs/index_pattern_chunks/{matrix}.log",
+        "logs/index_pattern_chunks/{edition}/{matrix}.log",
     benchmark:
-        "logs/benchmarks/index_pattern_chunks/{matrix}.tsv"
+        "logs/benchmarks/index_pattern_chunks/{edition}/{matrix}.tsv"
     script:
         "../scripts/index_pattern_chunks.py"

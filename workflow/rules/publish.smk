@@ -4,7 +4,7 @@
 rule build_datapackage:
     input:
         artifacts=get_sealed_artifacts,
-        raw=sealed(*[catalog.RAW.format(source=source) for source in catalog.SOURCES]),
+        raw=get_edition_raw,
     output:
         datapackage=sealed(catalog.DATAPACKAGE),
     params:

@@ -9,13 +9,14 @@ for item, spec in catalog.REPORT_ITEMS.items():
         name:
             f"{verb}_{item.replace('-', '_')}"
         input:
-            artifacts=sealed(*spec["inputs"]),
+            artifacts=get_edition_files(spec["inputs"]),
         output:
             item=[
                 report(
                     catalog.report_item(item),
                     caption=f"../report/{item}.rst",
                     category=spec["category"],
+                    subcategory="{edition}",
                     labels={"item": spec["label"]},
                 ),
                 str(seal.seal_path(catalog.report_item(item))),
@@ -26,8 +27,37 @@ for item, spec in catalog.REPORT_ITEMS.items():
         message:
             JOB_MESSAGE
         log:
-            f"logs/report/{item}.log",
+            f"logs/report/{{edition}}/{item}.log",
         benchmark:
-            f"logs/benchmarks/report/{item}.tsv"
+            f"logs/benchmarks/report/{{edition}}/{item}.tsv"
         script:
             "../scripts/draw_report_item.py"
+
+
+rule tabulate_editions:
+    input:
+        words=expand_editions(catalog.WORDS),
+        openers=expand_editions(catalog.OPENERS),
+        optimal_openers=expand_editions(catalog.OPTIMAL_OPENERS),
+    output:
+        table=[
+            report(
+                catalog.EDITIONS_TABLE,
+                caption="../report/editions.rst",
+                category="Editions",
+                labels={"item": "The editions side by side (table)"},
+            ),
+            str(seal.seal_path(catalog.EDITIONS_TABLE)),
+        ],
+    params:
+        code("pipeline.stages.tabulate_editions"),
+        editions=enabled_editions(config),
+        titles=[config["editions"][e]["title"] for e in enabled_editions(config)],
+    message:
+        JOB_MESSAGE
+    log:
+        "logs/report/editions.log",
+    benchmark:
+        "logs/benchmarks/report/editions.tsv"
+    script:
+        "../scripts/tabulate_editions.py"

@@ -6,7 +6,7 @@
 rule play_strategy:
     input:
         words=sealed(catalog.WORDS),
-        commonness=sealed(catalog.COMMONNESS),
+        commonness=get_commonness,
         patterns=get_answer_matrix,
         openers=get_unit_file(catalog.OPENERS, needs_rankings),
         second_guesses=get_unit_file(catalog.SECOND_GUESSES, needs_second_guesses),
@@ -26,16 +26,16 @@ rule play_strategy:
     message:
         JOB_MESSAGE
     log:
-        "logs/play_strategy/{unit}.log",
+        "logs/play_strategy/{edition}/{unit}.log",
     benchmark:
-        "logs/benchmarks/play_strategy/{unit}.tsv"
+        "logs/benchmarks/play_strategy/{edition}/{unit}.tsv"
     script:
         "../scripts/play_strategy.py"
 
 
 rule summarize_benchmarks:
     input:
-        parts=sealed(*[catalog.GAMES.format(unit=unit) for unit in PLAY_UNITS]),
+        parts=sealed(*[catalog.GAMES.replace("{unit}", unit) for unit in PLAY_UNITS]),
         optimal_openers=get_optimum_openers,
     output:
         games=sealed(catalog.BENCHMARK_GAMES),
@@ -49,8 +49,8 @@ rule summarize_benchmarks:
     message:
         JOB_MESSAGE
     log:
-        "logs/summarize_benchmarks/benchmarks.log",
+        "logs/summarize_benchmarks/{edition}/benchmarks.log",
     benchmark:
-        "logs/benchmarks/summarize_benchmarks/benchmarks.tsv"
+        "logs/benchmarks/summarize_benchmarks/{edition}/benchmarks.tsv"
     script:
         "../scripts/summarize_benchmarks.py"

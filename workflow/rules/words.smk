@@ -3,8 +3,8 @@
 
 checkpoint build_word_index:
     input:
-        allowed=get_raw("allowed"),
-        answers=get_raw("answers"),
+        allowed=get_word_list("allowed"),
+        answers=get_word_list("answers"),
     output:
         words=sealed(catalog.WORDS),
     params:
@@ -12,8 +12,8 @@ checkpoint build_word_index:
     message:
         JOB_MESSAGE
     log:
-        "logs/build_word_index/words.log",
+        "logs/build_word_index/{edition}/words.log",
     benchmark:
-        "logs/benchmarks/build_word_index/words.tsv"
+        "logs/benchmarks/build_word_index/{edition}/words.tsv"
     script:
         "../scripts/build_word_index.py"
