@@ -60,6 +60,7 @@ from pipeline.stages.build_datapackage import build_datapackage
 from pipeline.stages.build_word_index import build_word_index
 from pipeline.stages.compute_entropy import compute_entropy
 from pipeline.stages.compute_pattern_chunk import compute_pattern_chunk
+from pipeline.stages.compute_square_entropy import compute_square_entropy
 from pipeline.stages.draw_report_item import draw_report_item
 from pipeline.stages.index_pattern_chunks import index_pattern_chunks
 from pipeline.stages.merge_optimal import merge_optimal
@@ -298,7 +299,13 @@ class ArtifactSet:
 
     @property
     def prior_part(self) -> Path:
-        return self.work / "opener_parts" / "prior.parquet"
+        """The prior-mode ranking of the allowed list (shared, as in the workflow)."""
+        return self.root / catalog.PRIOR_PART.format(wordlist=WORDLIST)
+
+    @property
+    def square_entropy(self) -> Path:
+        """The square pass of the allowed list (shared, as in the workflow)."""
+        return self.root / catalog.SQUARE_ENTROPY.format(wordlist=WORDLIST)
 
     @property
     def openers(self) -> Path:
@@ -411,11 +418,17 @@ def build_artifact_set(
     }
     if last < steps.index("entropy"):
         return result
+    compute_square_entropy(
+        allowed=raw["allowed"],
+        commonness=result.commonness,
+        square_entropy=result.square_entropy,
+        threads=settings.threads,
+    )
     compute_entropy(
         words=words,
         commonness=result.commonness,
         patterns=matrices["patterns"],
-        square=matrices.get("patterns_square", []),
+        square_entropy=result.square_entropy,
         entropy=result.entropy,
         distribution=result.distribution,
         threads=settings.threads,
@@ -432,9 +445,9 @@ def build_artifact_set(
             threads=settings.threads,
         )
     rank_prior_openers(
-        words=words,
+        allowed=raw["allowed"],
         commonness=result.commonness,
-        entropy=result.entropy,
+        square_entropy=result.square_entropy,
         part=result.prior_part,
         prior_top_k=settings.prior_top_k,
         threads=settings.threads,

@@ -16,7 +16,6 @@ from pipeline.analysis.entropy_maps import (
     answer_stats,
     distribution_table,
     entropy_table,
-    square_stats_stored,
     square_stats_streamed,
 )
 from pipeline.analysis.tables import spelled_patterns
@@ -184,17 +183,6 @@ def test_hand_example_distribution(hand):
     ]
     assert rows == HAND_DISTRIBUTION
     assert table["probability"].to_pylist() == [count / 4 for *_, count in HAND_DISTRIBUTION]
-
-
-def test_stored_square_matrix_gives_the_streamed_bits(hand):
-    """The prior and allowed entropies from a stored guess x guess matrix, read chunk by
-    chunk in any chunking, equal the streamed pass's (the same sums in the same order)."""
-    encoded = hand["encoded"]
-    square = feedback_matrix(encoded, encoded)
-    for rows in (1, 4, 6):
-        allowed, prior = square_stats_stored(chunks_of(square, rows), 6, np.array(HAND_P), 1)
-        assert np.array_equal(allowed, hand["allowed"])
-        assert np.array_equal(prior, hand["prior"])
 
 
 def test_streamed_square_pass_reports_its_steps(monkeypatch):

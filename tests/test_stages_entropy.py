@@ -23,6 +23,7 @@ from pipeline.core.wordle import encode_words, pattern_string
 from pipeline.kernels.feedback import feedback_matrix
 from pipeline.kernels.partition import float_stats
 from pipeline.stages.compute_entropy import compute_entropy
+from pipeline.stages.compute_square_entropy import compute_square_entropy
 from tests.artifact_set import (
     EDITION,
     Settings,
@@ -37,15 +38,22 @@ from tests.naive import feedback_matrix as rules_matrix
 from tests.test_analysis_entropy import HAND_ANSWERS, HAND_P, HAND_WORDS, hand_analysis
 
 
-def run_stage(artifacts, folder: Path, *, square: bool = False, threads: int = 1) -> dict:
-    """compute_entropy into `folder`; the output paths."""
+def run_stage(artifacts, folder: Path, *, threads: int = 1) -> dict:
+    """compute_square_entropy and compute_entropy into `folder`; the output paths."""
     folder.mkdir(parents=True, exist_ok=True)
     out = {"entropy": folder / "entropy.parquet", "distribution": folder / "distribution.parquet"}
+    square_entropy = folder / "square_entropy.parquet"
+    compute_square_entropy(
+        allowed=artifacts.raw_file("allowed"),
+        commonness=artifacts.commonness,
+        square_entropy=square_entropy,
+        threads=threads,
+    )
     compute_entropy(
         words=artifacts.words,
         commonness=artifacts.commonness,
         patterns=artifacts.matrix("patterns"),
-        square=artifacts.matrix("patterns_square") if square else [],
+        square_entropy=square_entropy,
         threads=threads,
         **out,
     )
@@ -65,11 +73,17 @@ def hand(tmp_path_factory):
         until="patterns",
     )
     write_p_common(artifacts.words, artifacts.commonness, HAND_P)
+    compute_square_entropy(
+        allowed=artifacts.raw_file("allowed"),
+        commonness=artifacts.commonness,
+        square_entropy=artifacts.square_entropy,
+        threads=1,
+    )
     compute_entropy(
         words=artifacts.words,
         commonness=artifacts.commonness,
         patterns=artifacts.matrix("patterns"),
-        square=[],
+        square_entropy=artifacts.square_entropy,
         entropy=artifacts.entropy,
         distribution=artifacts.distribution,
         threads=1,
@@ -92,10 +106,11 @@ def test_hand_example_schemas_and_provenance(hand):
     table = pq.read_table(hand.entropy)
     assert table.schema.remove_metadata().equals(store.ENTROPY_SCHEMA.remove_metadata())
     provenance = parquet.read_provenance(hand.entropy)
-    assert set(provenance["inputs_sha256"]) == {"words", "commonness", "patterns"}
+    inputs = {"words", "commonness", "patterns", "square_entropy"}
+    assert set(provenance["inputs_sha256"]) == inputs
     assert provenance["config"] == {"tie_tolerance": 1e-9}
     seal = read_seal(hand.entropy)
-    assert set(seal.inputs) == {"words", "commonness", "patterns"}
+    assert set(seal.inputs) == inputs
     assert seal.inputs["patterns"]["path"] == "patterns/index.json"
     table = pq.read_table(hand.distribution)
     assert table.schema.remove_metadata().equals(store.DISTRIBUTION_SCHEMA.remove_metadata())
@@ -107,22 +122,34 @@ def test_hand_example_schemas_and_provenance(hand):
     assert all(schema.field(name).metadata[b"description"] for name in schema.names)
 
 
-def test_stored_square_matrix_gives_the_same_table(hand, tmp_path):
-    out = run_stage(hand, tmp_path, square=True)
-    index = read_word_index(hand.words)
-    assert store.read_entropy(out["entropy"], index).equals(store.read_entropy(hand.entropy, index))
-    assert "patterns_square" in parquet.read_provenance(out["entropy"])["inputs_sha256"]
-    assert out["distribution"].read_bytes() == hand.distribution.read_bytes()
+def test_the_square_entropy_of_another_list_is_refused(hand, tmp_path):
+    """The prior and allowed columns come from the square pass of the edition's own allowed
+    list: one of another list is never joined, and nothing is written."""
+    other = build_artifact_set(
+        tmp_path / "other", allowed=HAND_WORDS[:-1], answers=HAND_ANSWERS, until="entropy"
+    )
+    out = {"entropy": tmp_path / "e.parquet", "distribution": tmp_path / "d.parquet"}
+    with pytest.raises(ArtifactError, match="does not list the word index's words in order"):
+        compute_entropy(
+            words=hand.words,
+            commonness=hand.commonness,
+            patterns=hand.matrix("patterns"),
+            square_entropy=other.square_entropy,
+            threads=1,
+            **out,
+        )
+    assert not out["entropy"].exists() and not out["distribution"].exists()
 
 
-def test_matrices_in_the_wrong_place_are_refused(hand, tmp_path):
+def test_a_matrix_in_the_wrong_place_is_refused(hand, tmp_path):
     out = {"entropy": tmp_path / "e.parquet", "distribution": tmp_path / "d.parquet"}
     common = {"words": hand.words, "commonness": hand.commonness, "threads": 1}
     with pytest.raises(ArtifactError, match="expected 6 x 4 with answers columns"):
-        compute_entropy(patterns=hand.matrix("patterns_square"), square=[], **common, **out)
-    with pytest.raises(ArtifactError, match="expected 6 x 6 with guesses columns"):
         compute_entropy(
-            patterns=hand.matrix("patterns"), square=hand.matrix("patterns"), **common, **out
+            patterns=hand.matrix("patterns_square"),
+            square_entropy=hand.square_entropy,
+            **common,
+            **out,
         )
     assert not out["entropy"].exists() and not out["distribution"].exists()
 
@@ -145,7 +172,7 @@ def test_commonness_of_other_words_is_refused(hand, tmp_path):
             words=hand.words,
             commonness=other,
             patterns=hand.matrix("patterns"),
-            square=[],
+            square_entropy=hand.square_entropy,
             threads=1,
             **out,
         )
@@ -166,7 +193,7 @@ def test_a_damaged_chunk_is_named(hand, tmp_path):
             words=derived / "words.parquet",
             commonness=folder / hand.commonness.relative_to(hand.root),
             patterns=[derived / "patterns" / "index.json"],
-            square=[],
+            square_entropy=folder / hand.square_entropy.relative_to(hand.root),
             threads=1,
             **out,
         )
@@ -248,8 +275,8 @@ def test_random_list_matches_counting_by_hand(random_case):
 
 
 def test_square_matrix_threads_and_chunking_change_nothing(random_case, tmp_path):
-    """Stored or streamed square pass, 1 or 2 threads, 64 or 7 rows per chunk: the same
-    tables; with the same inputs, the same bytes."""
+    """1 or 2 threads, 64 or 7 rows per chunk: the same tables; with the same inputs, the
+    same bytes."""
     index = read_word_index(random_case.words)
     reference = store.read_entropy(random_case.entropy, index)
     one = run_stage(random_case, tmp_path / "one", threads=1)
@@ -258,9 +285,6 @@ def test_square_matrix_threads_and_chunking_change_nothing(random_case, tmp_path
         assert one[name].read_bytes() == two[name].read_bytes()
     assert store.read_entropy(one["entropy"], index).equals(reference)
     assert one["distribution"].read_bytes() == random_case.distribution.read_bytes()
-    # the set was built from the stored square matrix with one thread
-    stored = run_stage(random_case, tmp_path / "stored", square=True, threads=2)
-    assert stored["entropy"].read_bytes() == random_case.entropy.read_bytes()
     # another chunking of the answer matrix: other chunk files, the same numbers
     derived = tmp_path / "rechunked"
     shutil.copytree(random_case.derived, derived, ignore=shutil.ignore_patterns("patterns*"))
@@ -270,7 +294,7 @@ def test_square_matrix_threads_and_chunking_change_nothing(random_case, tmp_path
         words=derived / "words.parquet",
         commonness=random_case.commonness,
         patterns=[derived / "patterns" / "index.json"],
-        square=[],
+        square_entropy=random_case.square_entropy,
         threads=2,
         **out,
     )

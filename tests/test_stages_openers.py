@@ -72,11 +72,11 @@ def answer_part(artifacts, path: Path, number: int, parts: int, threads: int = 1
     return path
 
 
-def prior_part(artifacts, path: Path, top_k: int, threads: int = 1, entropy=None) -> Path:
+def prior_part(artifacts, path: Path, top_k: int, threads: int = 1, square_entropy=None) -> Path:
     rank_prior_openers(
-        words=artifacts.words,
+        allowed=artifacts.raw_file("allowed"),
         commonness=artifacts.commonness,
-        entropy=entropy or artifacts.entropy,
+        square_entropy=square_entropy or artifacts.square_entropy,
         part=path,
         prior_top_k=top_k,
         threads=threads,
@@ -124,14 +124,15 @@ def test_the_prior_part_takes_the_top_openers_of_rank_prior(small, tmp_path):
     part = store.read_part(small.prior_part)
     assert sorted(set(part["opener_id"].to_pylist())) == top
     assert parquet.read_provenance(small.prior_part)["config"]["top_k"] == PRIOR_TOP_K
-    # A rank_prior that says otherwise (here: reversed) is what the prior job follows.
-    reversed_ranks = (len(rank_prior) + 1 - rank_prior).astype(np.int32)
-    edited = entropy.set_column(
-        entropy.schema.get_field_index("rank_prior"), "rank_prior", pa.array(reversed_ranks)
+    # An entropy_prior that says otherwise (here: negated) is what the prior job follows.
+    square = parquet.read_table(small.square_entropy, entropy_artifact.SQUARE_ENTROPY_SCHEMA)
+    negated = pa.array(-square["entropy_prior"].to_numpy())
+    edited = square.set_column(
+        square.schema.get_field_index("entropy_prior"), "entropy_prior", negated
     )
-    other = tmp_path / "entropy.parquet"
-    entropy_artifact.write_entropy(edited, other, inputs={"words": small.words}, settings={})
-    part = store.read_part(prior_part(small, tmp_path / "prior.parquet", 3, entropy=other))
+    other = tmp_path / "square_entropy.parquet"
+    entropy_artifact.write_square_entropy(edited, other, inputs={"commonness": small.commonness})
+    part = store.read_part(prior_part(small, tmp_path / "prior.parquet", 3, square_entropy=other))
     bottom = sorted(np.argsort(rank_prior)[-3:].tolist())
     assert sorted(set(part["opener_id"].to_pylist())) == bottom
     # more openers asked for than there are words: every word, once
@@ -161,7 +162,7 @@ def test_one_part_or_three_give_the_same_bytes(small, tmp_path):
     merge_second_guesses(words=small.words, parts=parts, second_guesses=outputs[1])
     for out, built in zip(outputs, (small.openers, small.second_guesses), strict=True):
         assert out.read_bytes() == built.read_bytes()
-        upstream = ["commonness", "entropy", "patterns", "words"]
+        upstream = ["allowed", "commonness", "patterns", "square_entropy", "words"]
         assert sorted(read_seal(out).inputs) == sorted([*upstream, "part_0000", "part_0001"])
         assert len(read_seal(built).inputs) == len(upstream) + len(small.answer_parts) + 1
         for role in upstream:

@@ -1,6 +1,7 @@
 """Two editions side by side, through the real workflow: one allowed list shared, two
 answer lists. Each edition gets its own folder of artifacts; what depends on the allowed
-list alone (the raw list, the commonness) is built once; editing one edition's answer
+list alone (the raw list, the commonness, the square entropy pass, the prior-mode
+ranking) is built once; editing one edition's answer
 list reruns that edition's jobs and the shared ones it feeds, nothing of the other; the
 assistant plays the newest edition unless told otherwise."""
 
@@ -72,8 +73,9 @@ def test_each_edition_has_its_folder_and_shares_the_allowed_list(built):
         assert (derived / edition / "optimal_openers.parquet").is_file()
     assert sorted(path.name for path in (derived / "shared").iterdir()) == ["allowed"]
     assert (built / COMMONNESS_FILE).is_file()
-    logs = sorted(path.name for path in (built / "logs" / "build_commonness").iterdir())
-    assert logs == ["allowed.log"]  # one commonness job for both editions
+    for rule in ("build_commonness", "compute_square_entropy", "rank_prior_openers"):
+        logs = sorted(path.name for path in (built / "logs" / rule).iterdir())
+        assert logs == ["allowed.log"], rule  # one job for both editions
     fetched = sorted(path.stem for path in (built / "logs" / "fetch_source").iterdir())
     assert fetched == ["allowed", "answers", "answers_later", "frequency"]
     descriptor = json.loads((derived / "datapackage.json").read_text())

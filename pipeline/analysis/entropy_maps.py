@@ -8,9 +8,9 @@ of playing g. Three answer distributions are measured per guess:
 - `entropy_prior`: over every allowed word, weighted by p_common (normalised);
 - `entropy_allowed`: uniform over every allowed word.
 
-The last two need the guess x guess matrix (G^2 patterns). It is never held in memory:
-the kernel computes pattern rows block by block and keeps only per-row histograms, or,
-when a stored square matrix is given, it is read chunk by chunk. Rows are guesses and
+The last two need the guess x guess matrix (G^2 patterns) and depend on the allowed list
+alone, so they are computed once per list. It is never held in memory: the kernel
+computes pattern rows block by block and keeps only per-row histograms. Rows are guesses and
 columns answers everywhere; reading a matrix transposed is the classic mistake (it turns
 "what does guessing g tell me" into "how is answer g reached") and the tests pin it.
 """
@@ -66,20 +66,6 @@ def answer_stats(
         stats.pattern_ids.append(ids)
         stats.counts.append(counts)
     return stats
-
-
-def square_stats_stored(
-    chunks: Iterable[tuple[int, int, np.ndarray]], n_words: int, weights: np.ndarray, threads: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """(uniform, weighted) entropy of every guess against every word, from the chunks of
-    a stored guess x guess matrix."""
-    uniform = np.empty(n_words)
-    weighted = np.empty(n_words)
-    for start, stop, block in chunks:
-        found = float_stats(block, weights=weights, threads=threads)
-        uniform[start:stop] = found.uniform
-        weighted[start:stop] = found.entropy
-    return uniform, weighted
 
 
 def square_stats_streamed(

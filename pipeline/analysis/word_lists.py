@@ -17,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.core.errors import InputError
+from pipeline.core.word_index import WordIndex
 from pipeline.core.wordle import MAX_WORD_LENGTH, ascii_lower, first_non_letter
 
 log = logging.getLogger(__name__)
@@ -131,6 +132,13 @@ def parse_word_list(data: bytes, path: str, *, length: int | None = None) -> Wor
 def index_words(allowed: WordList) -> tuple[str, ...]:
     """The words of an index built on the allowed list: its words in sorted order."""
     return tuple(sorted(allowed.words))
+
+
+def allowed_index(allowed: WordList) -> WordIndex:
+    """The word order every edition that names this allowed list shares, without answers:
+    what the work that depends on the allowed list alone is computed over."""
+    words = index_words(allowed)
+    return WordIndex(words, np.zeros(len(words), dtype=bool), np.empty(0, dtype=np.int64))
 
 
 def build_word_index(allowed: WordList, answers: WordList) -> pa.Table:

@@ -4,8 +4,9 @@ damaged files (pipeline.dag) and the tests take every path from here.
 Paths are relative to the working directory (see layout); the `{...}` fields of the
 patterns are the rules' wildcards. Each edition's artifacts live in a folder of their own,
 data/derived/<edition>/ (the `{edition}` field). What depends on an allowed list alone
-(its commonness) is shared by the editions that name that list, in
-data/derived/shared/<list>/ (the `{wordlist}` field); the data package is one for all.
+(its commonness, its square entropy pass and its prior-mode opener ranking) is built once
+for the editions that name that list, in data/derived/shared/<list>/ and
+data/work/shared/<list>/ (the `{wordlist}` field); the data package is one for all.
 The order of `published` is the order of the data package's resources.
 """
 
@@ -53,10 +54,14 @@ EDITIONS_TABLE = layout.derived("tables/editions.html")  # the editions side by 
 MATRIX_INDEX = _edition(f"{{matrix}}/{INDEX_FILE}")
 MATRIX_CHUNK = _edition("{matrix}/chunk-{chunk}.npy.zst")
 
+# Work files of an allowed list alone, shared by the editions that name it (data/work).
+_SHARED_WORK = f"{layout.WORK}/{SHARED}/{{wordlist}}"
+SQUARE_ENTROPY = f"{_SHARED_WORK}/{entropy.SQUARE_ENTROPY_FILE}"
+PRIOR_PART = f"{_SHARED_WORK}/opener_parts/prior.parquet"  # the prior-mode ranking
+
 # Parts merged into artifacts (data/work, not published).
 _WORK = f"{layout.WORK}/{{edition}}"
 ANSWERS_PART = f"{_WORK}/opener_parts/answers-{{part}}.parquet"
-PRIOR_PART = f"{_WORK}/opener_parts/prior.parquet"
 OPTIMAL_SUMMARY = f"{_WORK}/optimal/{{mode}}/{{opener}}.summary.parquet"
 OPTIMAL_TREE = f"{_WORK}/optimal/{{mode}}/{{opener}}.tree.parquet"
 GAMES = f"{_WORK}/games/{{unit}}.parquet"

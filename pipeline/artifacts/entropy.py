@@ -1,5 +1,7 @@
 """`entropy.parquet` (one row per guess) and `pattern_distribution.parquet` (every guess's
-reply distribution over the answers, long format)."""
+reply distribution over the answers, long format); and the square pass's entropies of an
+allowed list (`square_entropy.parquet`, a work file shared by the editions that name the
+list), from which each edition's entropy.parquet takes its prior and allowed columns."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from pipeline.core.errors import ArtifactError
 from pipeline.core.word_index import WordIndex
 
 ENTROPY_FILE = "entropy.parquet"
+SQUARE_ENTROPY_FILE = "square_entropy.parquet"
 DISTRIBUTION_FILE = "pattern_distribution.parquet"
 DISTRIBUTION_ROW_GROUP = 1 << 20
 
@@ -58,6 +61,16 @@ DISTRIBUTION_SCHEMA = pa.schema(
         described("pattern", pa.string(), "reply as B/Y/G letters, position 0 first"),
         described("count", pa.int32(), "answers that give this reply to the guess"),
         described("probability", pa.float64(), "count / number of answers"),
+    ]
+)
+
+
+SQUARE_ENTROPY_SCHEMA = pa.schema(
+    [
+        described("word_id", pa.int32(), "row of the guess in the allowed list's word order"),
+        described("word", pa.string(), "the guess"),
+        ENTROPY_SCHEMA.field("entropy_prior"),
+        ENTROPY_SCHEMA.field("entropy_allowed"),
     ]
 )
 
@@ -106,3 +119,23 @@ def top_by_rank(path: str | Path, index: WordIndex, rank_column: str, k: int) ->
 
 def read_distribution(path: str | Path) -> pa.Table:
     return parquet.read_table(path, DISTRIBUTION_SCHEMA)
+
+
+def write_square_entropy(table: pa.Table, path: str | Path, *, inputs: Mapping[str, Path]) -> None:
+    parquet.write_table(table, path, schema=SQUARE_ENTROPY_SCHEMA, inputs=inputs, settings={})
+
+
+def read_square_entropy(path: str | Path, index: WordIndex) -> tuple[np.ndarray, np.ndarray]:
+    """(entropy_prior, entropy_allowed) in word_id order, after checking the file lists the
+    index's words in order (an edition's index is its allowed list)."""
+    table = parquet.read_table(path, SQUARE_ENTROPY_SCHEMA)
+    if tuple(table["word"].to_pylist()) != index.words or not np.array_equal(
+        table["word_id"].to_numpy(), np.arange(len(index.words))
+    ):
+        raise ArtifactError(
+            f"{path}: does not list the word index's words in order; {REBUILD_HINT}"
+        )
+    return (
+        table["entropy_prior"].to_numpy().astype(np.float64),
+        table["entropy_allowed"].to_numpy().astype(np.float64),
+    )

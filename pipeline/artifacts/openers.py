@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 
 from pipeline.artifacts import parquet
 from pipeline.artifacts.parquet import described
-from pipeline.artifacts.seal import REBUILD_HINT, check_built_from
+from pipeline.artifacts.seal import REBUILD_HINT, built_from, check_built_from, read_seal
 from pipeline.core.errors import ArtifactError
 from pipeline.core.word_index import WordIndex
 
@@ -84,12 +84,16 @@ def read_part(path: str | Path, columns: Sequence[str] | None = None) -> pa.Tabl
 def read_parts(
     paths: Sequence[Path], words: Path, columns: Sequence[str] | None = None
 ) -> list[pa.Table]:
-    """The part files' rows (see read_part), each part checked to be built from `words`:
-    parts of another word index are never merged against this one."""
+    """The part files' rows (see read_part), each part checked to be built from `words`
+    (or, for a part of the allowed list alone, the prior part, from the allowed list
+    `words` was built from): parts of another word index are never merged against it."""
     tables = []
     for path in paths:
         tables.append(read_part(path, columns))
-        check_built_from(path, "words", words)
+        if "words" in read_seal(path).inputs:
+            check_built_from(path, "words", words)
+        else:
+            check_built_from(path, "allowed", built_from(words, "allowed"))
     return tables
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from pipeline.analysis.word_lists import WordList, parse_word_list
 from pipeline.artifacts import seal
 from pipeline.core.errors import ArtifactError
 from pipeline.core.files import write_bytes_atomic
@@ -60,3 +61,8 @@ def shown_name(path: str | Path) -> str:
     if origin.get("kind") == "local" and origin.get("origin"):
         return f"{origin['origin']} (copied to {path})"
     return str(path)
+
+
+def read_word_list(path: str | Path, length: int | None = None) -> WordList:
+    """A raw word list, checked against its seal and parsed (errors name the user's file)."""
+    return parse_word_list(read_raw(path), shown_name(path), length=length)

@@ -171,6 +171,14 @@ def check_built_from(path: str | Path, role: str, source: str | Path) -> None:
         )
 
 
+def built_from(path: str | Path, role: str) -> Path:
+    """The file `path` was built from as its input `role`, where its seal records it."""
+    entry = read_seal(path).inputs.get(role)
+    if entry is None:
+        raise ArtifactError(f"{path}: its seal names no {role} input; {REBUILD_HINT}")
+    return Path(os.path.normpath(Path(path).parent / entry["path"]))
+
+
 def upstream_inputs(parts: Sequence[str | Path]) -> dict[str, Path]:
     """What the part files were built from (role -> path), for the file merged from them.
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pipeline.analysis.commonness import commonness_table
 from pipeline.analysis.frequency import parse_frequency_counts
-from pipeline.analysis.word_lists import index_words, parse_word_list
+from pipeline.analysis.word_lists import index_words
 from pipeline.artifacts import commonness as commonness_artifact
 from pipeline.artifacts import raw as raw_artifact
 
@@ -20,8 +20,7 @@ def build_commonness(
     The frequency file is streamed in blocks and only the list's words are kept, so
     memory stays bounded whatever the file's size (the rule's mem_mb).
     """
-    allowed_list = parse_word_list(raw_artifact.read_raw(allowed), raw_artifact.shown_name(allowed))
-    words = index_words(allowed_list)
+    words = index_words(raw_artifact.read_word_list(allowed))
     counts = parse_frequency_counts(
         raw_artifact.read_raw_blocks(frequency), raw_artifact.shown_name(frequency), words
     )

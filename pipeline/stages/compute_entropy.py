@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-
-import numpy as np
 
 from pipeline.analysis import entropy_maps as analysis
 from pipeline.artifacts import commonness as commonness_artifact
 from pipeline.artifacts import entropy as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
-from pipeline.core.progress import Progress
 from pipeline.core.ties import TIE_TOLERANCE
 
 log = logging.getLogger(__name__)
@@ -24,7 +21,7 @@ def compute_entropy(
     words: Path,
     commonness: Path,
     patterns: Sequence[Path],
-    square: Sequence[Path],
+    square_entropy: Path,
     entropy: Path,
     distribution: Path,
     threads: int,
@@ -32,25 +29,20 @@ def compute_entropy(
     """The three entropies of every guess, its buckets, and its reply distribution.
 
     The answer-list measures come from the stored guess x answer matrix; the prior and
-    allowed measures from the stored square matrix when the workflow keeps one
-    (`square`), else from the streamed square pass.
+    allowed measures, which depend on the allowed list alone, from the square pass of the
+    allowed list (compute_square_entropy), shared by the editions that name it.
     """
     index = words_artifact.read_word_index(words)
     p_common = commonness_artifact.read_p_common(commonness, index)
     matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
     answers = analysis.answer_stats(matrix.iter_chunks(), len(index.words), index.length, threads)
-    inputs = {"words": words, "commonness": commonness, "patterns": patterns[0]}
-    progress = Progress("square pass (every guess against every word)", len(index.words))
-    if square:
-        stored = patterns_artifact.read_pattern_matrix(square, index, words, columns="guesses")
-        allowed, prior = analysis.square_stats_stored(
-            _counted(stored.iter_chunks(), progress), len(index.words), p_common, threads
-        )
-        inputs["patterns_square"] = square[0]
-    else:
-        allowed, prior = analysis.square_stats_streamed(
-            index.encoded, p_common, threads, progress.advance
-        )
+    prior, allowed = store.read_square_entropy(square_entropy, index)
+    inputs = {
+        "words": words,
+        "commonness": commonness,
+        "patterns": patterns[0],
+        "square_entropy": square_entropy,
+    }
     table = analysis.entropy_table(index, p_common, answers, prior, allowed)
     store.write_entropy(table, entropy, inputs=inputs, settings={"tie_tolerance": TIE_TOLERANCE})
     best = int(table["rank_answers"].to_numpy().argmin())
@@ -62,10 +54,3 @@ def compute_entropy(
     rows = analysis.distribution_table(index.words, answers, len(index.answer_rows))
     store.write_distribution(rows, distribution, inputs={"words": words, "patterns": patterns[0]})
     log.info("pattern distribution: %d (guess, reply) rows", rows.num_rows)
-
-
-def _counted(chunks: Iterator[tuple[int, int, np.ndarray]], progress: Progress):
-    """The chunks, each counted as done once it has been used."""
-    for start, stop, rows in chunks:
-        yield start, stop, rows
-        progress.advance(stop - start)

@@ -6,27 +6,39 @@ import logging
 import time
 from pathlib import Path
 
+import numpy as np
+
 from pipeline.analysis import openers as analysis
 from pipeline.analysis.opener_tables import part_table
+from pipeline.analysis.word_lists import allowed_index
 from pipeline.artifacts import commonness as commonness_artifact
 from pipeline.artifacts import entropy as entropy_artifact
 from pipeline.artifacts import openers as store
-from pipeline.artifacts import words as words_artifact
+from pipeline.artifacts import raw as raw_artifact
 from pipeline.core.progress import Progress
-from pipeline.core.ties import TIE_TOLERANCE
+from pipeline.core.ties import TIE_TOLERANCE, ranks
 from pipeline.kernels.threads import map_ranges, thread_count
 
 log = logging.getLogger(__name__)
 
 
 def rank_prior_openers(
-    *, words: Path, commonness: Path, entropy: Path, part: Path, prior_top_k: int, threads: int
+    *,
+    allowed: Path,
+    commonness: Path,
+    square_entropy: Path,
+    part: Path,
+    prior_top_k: int,
+    threads: int,
 ) -> None:
     """Mode prior: the top `prior_top_k` openers by entropy_prior (every allowed word a
-    candidate, weighted by p_common), as a part file for the merge."""
-    index = words_artifact.read_word_index(words)
+    candidate, weighted by p_common), as a part file for the merge. It depends on the
+    allowed list alone, so it is ranked once for every edition that names the list."""
+    index = allowed_index(raw_artifact.read_word_list(allowed))
     weights = commonness_artifact.read_p_common(commonness, index)
-    chosen = entropy_artifact.top_by_rank(entropy, index, "rank_prior", prior_top_k)
+    prior, _ = entropy_artifact.read_square_entropy(square_entropy, index)
+    best_first = np.argsort(ranks(prior, higher_is_better=True), kind="stable")
+    chosen = [int(i) for i in best_first[: min(prior_top_k, len(index.words))]]
     search = analysis.PriorSearch(index.encoded, weights)
     progress = Progress("prior openers", len(chosen))
 
@@ -44,6 +56,6 @@ def rank_prior_openers(
     store.write_part(
         part_table("prior", index.words, results),
         part,
-        inputs={"words": words, "commonness": commonness, "entropy": entropy},
+        inputs={"allowed": allowed, "commonness": commonness, "square_entropy": square_entropy},
         settings={"mode": "prior", "top_k": prior_top_k, "tie_tolerance": TIE_TOLERANCE},
     )

@@ -109,13 +109,22 @@ def get_word_list(kind):
     return inputs
 
 
+def allowed_of(edition):
+    """The source name of the edition's allowed list (the `wordlist` of what it shares)."""
+    return config["editions"][edition]["allowed"]
+
+
 def commonness_of(edition):
     """The commonness of the edition's allowed list (shared by the editions naming it)."""
-    return catalog.COMMONNESS.format(wordlist=config["editions"][edition]["allowed"])
+    return catalog.COMMONNESS.format(wordlist=allowed_of(edition))
 
 
 def get_commonness(wildcards):
     return sealed(commonness_of(wildcards.edition))
+
+
+def get_square_entropy(wildcards):
+    return sealed(catalog.SQUARE_ENTROPY.format(wordlist=allowed_of(wildcards.edition)))
 
 
 def get_edition_files(paths):
@@ -171,22 +180,19 @@ def get_answer_matrix(wildcards):
     return sealed(*matrix_files(wildcards.edition, "patterns"))
 
 
-def get_square_matrix(wildcards):
-    """The stored square matrix when the config keeps one (else entropy streams it)."""
-    if not config["patterns"]["square"]:
-        return []
-    return sealed(*matrix_files(wildcards.edition, "patterns_square"))
-
-
 def get_chunk_mem_mb(wildcards, attempt):
     index = word_index(wildcards.edition)
     return scheduling.chunk_mem_mb(index, wildcards.matrix, config["patterns"], attempt)
 
 
-def get_opener_parts():
-    """The answers-mode part files (config openers.parts jobs) and the prior-mode part."""
-    parts = range(config["openers"]["parts"])
-    return sealed(*[catalog.ANSWERS_PART.replace("{part}", str(part)) for part in parts], catalog.PRIOR_PART)
+def get_opener_parts(wildcards):
+    """The edition's answers-mode part files (config openers.parts jobs) and the
+    prior-mode part of its allowed list."""
+    parts = [
+        catalog.ANSWERS_PART.format(edition=wildcards.edition, part=part)
+        for part in range(config["openers"]["parts"])
+    ]
+    return sealed(*parts, catalog.PRIOR_PART.format(wordlist=allowed_of(wildcards.edition)))
 
 
 def optimal_jobs(edition):

@@ -1,6 +1,7 @@
 # Two-step opener rankings: every opener, with the best second guess for every reply.
 # Openers are dealt out to config openers.parts jobs; prior mode ranks the top K in one job
-# (with a part's share of the cores, so it runs beside the parts).
+# (with a part's share of the cores, so it runs beside the parts), once per allowed list,
+# for every edition that names it (prior mode never reads the answer list).
 # The part files stay in data/work/ (not artifacts): when only the prior part must be
 # redone (a new frequency file), the expensive answers-mode parts are reused.
 
@@ -31,9 +32,9 @@ rule rank_opener_part:
 
 rule rank_prior_openers:
     input:
-        words=sealed(catalog.WORDS),
-        commonness=get_commonness,
-        entropy=sealed(catalog.ENTROPY),
+        allowed=sealed(catalog.RAW.replace("{source}", "{wordlist}")),
+        commonness=sealed(catalog.COMMONNESS),
+        square_entropy=sealed(catalog.SQUARE_ENTROPY),
     output:
         part=sealed(catalog.PRIOR_PART),
     params:
@@ -46,9 +47,9 @@ rule rank_prior_openers:
     message:
         JOB_MESSAGE
     log:
-        "logs/rank_prior_openers/{edition}/prior.log",
+        "logs/rank_prior_openers/{wordlist}.log",
     benchmark:
-        "logs/benchmarks/rank_prior_openers/{edition}/prior.tsv"
+        "logs/benchmarks/rank_prior_openers/{wordlist}.tsv"
     script:
         "../scripts/rank_prior_openers.py"
 
@@ -59,7 +60,7 @@ rule rank_prior_openers:
 checkpoint rank_openers:
     input:
         words=sealed(catalog.WORDS),
-        parts=get_opener_parts(),
+        parts=get_opener_parts,
     output:
         openers=sealed(catalog.OPENERS),
     params:
@@ -78,7 +79,7 @@ checkpoint rank_openers:
 rule merge_second_guesses:
     input:
         words=sealed(catalog.WORDS),
-        parts=get_opener_parts(),
+        parts=get_opener_parts,
     output:
         second_guesses=sealed(catalog.SECOND_GUESSES),
     params:
