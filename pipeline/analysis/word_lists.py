@@ -40,6 +40,9 @@ def _shown(text: str) -> str:
     return repr(text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "...")
 
 
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
 def decode_text(path: str, data: bytes, *, first_line: int = 1) -> str:
     """Decode UTF-8 (a BOM is dropped); name the line of the first undecodable byte.
 
@@ -53,8 +56,10 @@ def decode_text(path: str, data: bytes, *, first_line: int = 1) -> str:
     if nul >= 0:
         line = first_line + data.count(b"\n", 0, nul)
         raise InputError(path, "contains a NUL byte: this is a binary file, not a text list", line)
+    if start and data.startswith(UTF8_BOM):
+        data = data[len(UTF8_BOM) :]  # not "utf-8-sig": its error offsets skip the BOM
     try:
-        return data.decode("utf-8-sig" if start else "utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = first_line + data.count(b"\n", 0, error.start)
         byte = data[error.start]
