@@ -489,6 +489,7 @@ def build_artifact_set(
         raw=list(raw.values()),
         datapackage=result.manifest,
         config=json.dumps(config, sort_keys=True),
+        editions=[EDITION],
     )
     return result
 

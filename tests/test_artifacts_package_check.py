@@ -230,3 +230,21 @@ def test_the_command_tells_its_version_and_help_in_plain_words():
         result = subprocess.run([*VERIFY[:-1], *argv], capture_output=True, text=True)
         assert result.returncode == 0 and result.stdout.startswith("usage: wordle-pipeline")
         assert "`" not in result.stdout and "PipelineError" not in result.stdout
+
+
+def test_folders_of_editions_the_descriptor_does_not_list_are_named_not_counted(derived):
+    """Disabling an edition removes none of its files: its folder, and the shared folder
+    of an allowed list no enabled edition names, stay outside the package."""
+    shutil.copytree(derived / EDITION, derived / "older")
+    shutil.copytree(derived / "shared" / "allowed", derived / "shared" / "older_list")
+    (derived / "loose").mkdir()
+    (derived / "loose" / "entropy.parquet").write_bytes(b"not ours")
+    result = verify(derived / "datapackage.json")
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"INFO: {derived / 'older'}: a folder the descriptor does not list; not checked",
+        f"INFO: {derived / 'shared' / 'older_list'}: a folder the descriptor does not list; "
+        "not checked",
+        f"ERROR: {derived / 'loose' / 'entropy.parquet'}: foreign (not in the descriptor)",
+        "ERROR: 1 problem(s) found",
+    ]

@@ -146,8 +146,9 @@ def test_a_damaged_word_index_read_by_an_input_function_is_one_line(tmp_path):
     assert result.returncode == 1
     assert "Traceback" not in result.stdout + result.stderr
     last = result.stderr.splitlines()[-1]
-    assert last.startswith("wordle: data/derived/words.parquet: cannot be read as Parquet (")
-    assert last.endswith("; moved it to data/derived/words.parquet.damaged: run snakemake again")
+    where = f"data/derived/{EDITION}/words.parquet"
+    assert last.startswith(f"wordle: {where}: cannot be read as Parquet (")
+    assert last.endswith(f"; moved it to {where}.damaged: run snakemake again")
     assert not words.exists()
     assert "build_word_index" in snakemake(checkout, "--dry-run").stdout
 
@@ -314,7 +315,7 @@ def test_head_in_a_shell_pipeline(built):
         text=True,
         check=False,
     )
-    assert result.stdout == "candidates: the answer list (8 words, equally likely); normal mode\n"
+    assert result.stdout == "edition: tiny: the tiny test fixture\n"
     assert result.stderr == ""
 
 

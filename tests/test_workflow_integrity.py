@@ -31,24 +31,27 @@ pytestmark = pytest.mark.slow
 CASES = [
     ("raw/answers.txt", "flip"),
     ("raw/allowed.txt", "foreign"),
-    ("derived/words.parquet", "foreign"),
-    ("derived/words.parquet", "foreign with its seal"),
-    ("derived/commonness.parquet", "truncate"),
-    ("derived/patterns/chunk-0001.npy.zst", "flip"),
-    ("derived/patterns/chunk-0002.npy.zst", "delete"),
-    ("derived/patterns/index.json", "foreign with its seal"),
-    ("derived/entropy.parquet", "flip"),
-    ("derived/pattern_distribution.parquet", "truncate"),
-    ("work/opener_parts/answers-0.parquet", "flip"),
-    ("derived/openers.parquet", "foreign"),
-    ("derived/second_guesses.parquet", "delete"),
-    ("derived/benchmark_games.parquet", "flip"),
-    ("derived/benchmark_summary.parquet", "truncate"),
-    ("derived/score_model.parquet", "foreign with its seal"),
-    ("derived/plots/guess-distribution.png", "flip"),
+    (f"derived/{EDITION}/words.parquet", "foreign"),
+    (f"derived/{EDITION}/words.parquet", "foreign with its seal"),
+    ("derived/shared/allowed/commonness.parquet", "truncate"),
+    (f"derived/{EDITION}/patterns/chunk-0001.npy.zst", "flip"),
+    (f"derived/{EDITION}/patterns/chunk-0002.npy.zst", "delete"),
+    (f"derived/{EDITION}/patterns/index.json", "foreign with its seal"),
+    (f"derived/{EDITION}/entropy.parquet", "flip"),
+    (f"derived/{EDITION}/pattern_distribution.parquet", "truncate"),
+    ("work/shared/allowed/square_entropy.parquet", "flip"),
+    (f"work/{EDITION}/opener_parts/answers-0.parquet", "flip"),
+    ("work/shared/allowed/opener_parts/prior.parquet", "foreign"),
+    (f"derived/{EDITION}/openers.parquet", "foreign"),
+    (f"derived/{EDITION}/second_guesses.parquet", "delete"),
+    (f"derived/{EDITION}/benchmark_games.parquet", "flip"),
+    (f"derived/{EDITION}/benchmark_summary.parquet", "truncate"),
+    (f"derived/{EDITION}/score_model.parquet", "foreign with its seal"),
+    (f"derived/{EDITION}/plots/guess-distribution.png", "flip"),
+    ("derived/tables/editions.html", "truncate"),
     ("derived/datapackage.json", "truncate"),
-    ("derived/entropy.parquet.seal.json", "delete"),
-    ("derived/commonness.parquet.seal.json", "flip"),
+    (f"derived/{EDITION}/entropy.parquet.seal.json", "delete"),
+    ("derived/shared/allowed/commonness.parquet.seal.json", "flip"),
 ]
 
 
@@ -65,7 +68,9 @@ def built_other(tmp_path_factory) -> Path:
             config["sources"]["allowed"]["mirror_path"] = "other.txt"
             write_config(checkout, config)
             words = (checkout / "mirror" / "allowed.txt").read_text().split("\n")
-            (checkout / "mirror" / "other.txt").write_text("\n".join([*words[:-3], "zebra"]))
+            # three guesses fewer and one more; every answer stays (the last word, mamma)
+            other = [*words[:-4], words[-1], "zebra"]
+            (checkout / "mirror" / "other.txt").write_text("\n".join(other))
             snakemake(checkout)
     return checkout
 

@@ -132,20 +132,16 @@ def published_config(config: Mapping[str, Any]) -> dict[str, Any]:
     return published
 
 
-def edition_entries(config: Mapping[str, Any]) -> list[dict[str, str]]:
-    """The enabled editions, oldest first (the last is the newest, the assistant's
-    default): name, title, the folder of their artifacts and the sources of their lists
-    (see `sources`)."""
-    return [
-        {
-            "name": name,
-            "title": entry.get("title", ""),
-            "path": name,
-            **{kind: entry[kind] for kind in ("allowed", "answers") if kind in entry},
-        }
-        for name, entry in config.get("editions", {}).items()
-        if entry.get("enabled", True)
-    ]
+def edition_entries(config: Mapping[str, Any], editions: Sequence[str]) -> list[dict[str, str]]:
+    """The `editions` (the enabled ones, oldest first: the last is the newest, the
+    assistant's default): name, title, the folder of their artifacts and the sources of
+    their lists (see `sources`)."""
+    entries = []
+    for name in editions:
+        entry = config.get("editions", {}).get(name, {})
+        lists = {kind: entry[kind] for kind in ("allowed", "answers") if kind in entry}
+        entries.append({"name": name, "title": entry.get("title", ""), "path": name, **lists})
+    return entries
 
 
 def build_datapackage(
@@ -153,6 +149,7 @@ def build_datapackage(
     raw_files: Sequence[str | Path],
     config: Mapping[str, Any],
     root: str | Path,
+    editions: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The descriptor of `artifacts` (under `root`, where it will be written), each checked
     against its seal first, so it never records a damaged or stale file."""
@@ -186,7 +183,7 @@ def build_datapackage(
     descriptor["wordle_pipeline"] = {
         "package_version": pipeline.__version__,
         "config": published_config(config),
-        "editions": edition_entries(config),
+        "editions": edition_entries(config, editions),
         "raw_inputs": raw_inputs,
     }
     return descriptor
@@ -197,9 +194,10 @@ def write_datapackage(
     raw_files: Sequence[str | Path],
     config: Mapping[str, Any],
     output: str | Path,
+    editions: Sequence[str] = (),
 ) -> None:
     output = Path(output)
-    descriptor = build_datapackage(artifacts, raw_files, config, output.parent)
+    descriptor = build_datapackage(artifacts, raw_files, config, output.parent, editions)
     write_text_atomic(output, json.dumps(descriptor, indent=2, sort_keys=True) + "\n")
     seal.write_seal(
         output,

@@ -119,9 +119,14 @@ OTHER_FILES = (
     ),
     ("plots/*.png, tables/*.html", "the report's figures and tables"),
     (
-        "datapackage.json",
-        "the Frictionless Data Package descriptor: every file's size and sha256, every "
-        "column's type and description, the sources, the effective config",
+        "../tables/editions.html",
+        "the editions side by side: each one's size, best two-step opener and best proven openers",
+    ),
+    (
+        "../datapackage.json",
+        "the Frictionless Data Package descriptor of every edition: every file's size and "
+        "sha256, every column's type and description, the sources, the editions in order, "
+        "the effective config",
     ),
     (
         "<file>.seal.json",
@@ -169,8 +174,10 @@ def render() -> str:
         "",
         f"<!-- Generated from pipeline/artifacts/*.py by `{COMMAND}`; do not edit. -->",
         "",
-        f"Every artifact is written to `{DERIVED}/`. The column descriptions below are the "
-        "ones each Parquet file carries in its field metadata and `datapackage.json` lists. "
+        f"Each edition's artifacts are written to `{DERIVED}/<edition>/`, except the "
+        f"commonness, kept once per allowed list in `{DERIVED}/shared/<list>/`. The column "
+        "descriptions below are the ones each Parquet file carries in its field metadata and "
+        "`datapackage.json` lists. "
         "How the values are computed is in [artifacts.md](artifacts.md).",
         "",
         "Every Parquet file is zstd-compressed and carries key-value metadata: "

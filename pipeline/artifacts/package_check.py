@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from pipeline.artifacts import seal
+from pipeline.artifacts.commonness import FILE as SHARED_MARKER  # marks a list's folder
 from pipeline.artifacts.words import FILE as EDITION_INDEX  # what marks an edition folder
 from pipeline.core.errors import ArtifactError, InputError
 from pipeline.core.files import sha256_bytes, sha256_file
@@ -26,6 +27,7 @@ DESCRIPTOR = "datapackage.json"
 # Files that belong in a folder of artifacts without being resources: the descriptor, its
 # seal and the empty marker that keeps the folder in git.
 COMPANIONS = frozenset({DESCRIPTOR, f"{DESCRIPTOR}{seal.SEAL_SUFFIX}", ".gitkeep"})
+SHARED = "shared"  # pipeline.artifacts.catalog.SHARED: the folder of what editions share
 
 
 def _read_bytes(descriptor_path: Path) -> bytes:
@@ -142,31 +144,35 @@ def _problem(path: Path, size: int, digest: str) -> str | None:
 
 def foreign_files(root: Path, resources: Iterable[str]) -> list[Path]:
     """Files under `root` that are neither a resource, a resource's seal nor a companion,
-    nor inside an edition folder the descriptor does not list (other_editions)."""
+    nor inside a folder the descriptor does not list (unlisted_folders)."""
     resources = list(resources)
     known = set(COMPANIONS)
     for relative in resources:
         known.update((relative, f"{relative}{seal.SEAL_SUFFIX}"))
-    skipped = other_editions(root, resources)
+    skipped = tuple(f"{folder}/" for folder in unlisted_folders(root, resources))
     found = sorted(path for path in root.rglob("*") if path.is_file() or path.is_symlink())
     return [
         path
         for path in found
         if path.relative_to(root).as_posix() not in known
-        and path.relative_to(root).parts[0] not in skipped
+        and not path.relative_to(root).as_posix().startswith(skipped)
     ]
 
 
-def other_editions(root: Path, resources: Iterable[str]) -> list[str]:
-    """Folders of `root` that hold an edition's word index but none of the descriptor's
-    resources: an edition built before and not enabled in this build (disabling an
-    edition removes none of its files). They are not part of the package."""
-    listed = {PurePosixPath(relative).parts[0] for relative in resources}
-    return sorted(
-        folder.name
-        for folder in (root.iterdir() if root.is_dir() else [])
-        if folder.is_dir() and folder.name not in listed and (folder / EDITION_INDEX).is_file()
-    )
+def unlisted_folders(root: Path, resources: Iterable[str]) -> list[str]:
+    """Folders of `root` (relative) that hold an edition's word index, or an allowed
+    list's shared commonness, but none of the descriptor's resources: an edition built
+    before and not enabled in this build (disabling an edition removes none of its
+    files). They are not part of the package."""
+    listed = [PurePosixPath(relative) for relative in resources]
+    found = []
+    for marker in (EDITION_INDEX, f"{SHARED}/*/{SHARED_MARKER}"):
+        pattern = marker if "/" in marker else f"*/{marker}"
+        for path in sorted(root.glob(pattern)) if root.is_dir() else []:
+            folder = path.parent.relative_to(root)
+            if not any(folder in entry.parents for entry in listed):
+                found.append(folder.as_posix())
+    return found
 
 
 def verify_datapackage(
@@ -195,10 +201,8 @@ def verify_datapackage(
             problems.append(problem)
             damaged.append(root / relative)
     if root.is_dir():
-        for folder in other_editions(root, entries):
-            log.info(
-                "%s: an edition folder the descriptor does not list; not checked", root / folder
-            )
+        for folder in unlisted_folders(root, entries):
+            log.info("%s: a folder the descriptor does not list; not checked", root / folder)
         foreign = foreign_files(root, entries)
         problems += [f"{path}: foreign (not in the descriptor)" for path in foreign]
     if damaged and remove_damaged:

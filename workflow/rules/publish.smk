@@ -10,6 +10,7 @@ rule build_datapackage:
     params:
         code("pipeline.stages.build_datapackage"),
         config=get_published_config(),
+        editions=enabled_editions(config),
     message:
         JOB_MESSAGE
     log:
