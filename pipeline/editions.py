@@ -11,6 +11,7 @@ adds an edition after them. Editions keep that order: the last enabled one is th
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -78,8 +79,9 @@ def duplicate_edition(config_files: Iterable[str | Path]) -> str | None:
             continue  # Snakemake has read it already; other trouble is not this check's
         if found := _twice_defined(tree):
             name, line = found
+            shown = os.path.relpath(config_file) if config_file.is_absolute() else config_file
             return (
-                f"config: {config_file}: line {line}: edition {name!r} is defined twice; "
+                f"config: {shown}: line {line}: edition {name!r} is defined twice; "
                 "give each edition its own name"
             )
     return None

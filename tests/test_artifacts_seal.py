@@ -273,9 +273,20 @@ def test_a_merge_records_what_its_parts_were_built_from(tmp_path):
         more = {"weights": weights} if k == 2 else {}
         write_seal(part, inputs={"words": words, "matrix": matrix, **more})
     found = upstream_inputs(parts)
-    assert found == {"matrix": matrix, "weights": weights, "words": words}
+    assert {role: entry.path for role, entry in found.items()} == {
+        "matrix": matrix,
+        "weights": weights,
+        "words": words,
+    }
+    # each with the sha256 its part's seal recorded, so the file need not be at hand
+    assert all(entry.sha256 == files.sha256_file(entry.path) for entry in found.values())
     assert upstream_inputs(parts[::-1]) == found
     assert upstream_inputs([parts[2]]) == found  # one part or three: the same record
+    merged = tmp_path / "data" / "derived" / "merged.bin"
+    merged.write_bytes(b"merged")
+    weights.unlink()
+    recorded = write_seal(merged, inputs=found).inputs
+    assert recorded["weights"]["sha256"] == found["weights"].sha256
     rewrite(words, b"other words")
     write_seal(parts[1], inputs={"words": words, "matrix": matrix})
     with pytest.raises(ArtifactError, match="part-1.bin: built from another words input than"):

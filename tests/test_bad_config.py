@@ -280,13 +280,19 @@ def test_an_edition_defined_twice_in_one_file_is_named_with_its_line(tmp_path):
     assert text == (checkout / "test-config.yaml").read_text()
 
 
+def checkout_with_local_answers(tmp_path: Path, name: str, text: str) -> Path:
+    """A fixture checkout whose answer list is the local file `name` holding `text`."""
+    checkout = make_checkout(tmp_path / "c")
+    (checkout / name).write_text(text)
+    config = read_yaml(checkout / "test-config.yaml")
+    config["sources"]["answers"] = {"kind": "local", "path": name}
+    (checkout / "test-config.yaml").write_text(json.dumps(config))
+    return checkout
+
+
 @pytest.mark.slow
 def test_an_empty_local_list_stops_before_any_job(tmp_path):
-    checkout = make_checkout(tmp_path / "c")
-    (checkout / "empty.txt").write_text("\n  \n")
-    config = read_yaml(checkout / "test-config.yaml")
-    config["sources"]["answers"] = {"kind": "local", "path": "empty.txt"}
-    (checkout / "test-config.yaml").write_text(json.dumps(config))
+    checkout = checkout_with_local_answers(tmp_path, "empty.txt", "\n  \n")
     result = snakemake(checkout, "--dry-run", check=False)
     assert result.returncode == 1
     assert config_lines(result) == ["config: sources.answers.path: empty.txt holds no words"]
@@ -295,11 +301,7 @@ def test_an_empty_local_list_stops_before_any_job(tmp_path):
 
 @pytest.mark.slow
 def test_an_answer_missing_from_the_allowed_list_fails_its_index_job_with_one_line(tmp_path):
-    checkout = make_checkout(tmp_path / "c")
-    (checkout / "my-answers.txt").write_text("cigar\nzzzzz\n")
-    config = read_yaml(checkout / "test-config.yaml")
-    config["sources"]["answers"] = {"kind": "local", "path": "my-answers.txt"}
-    (checkout / "test-config.yaml").write_text(json.dumps(config))
+    checkout = checkout_with_local_answers(tmp_path, "my-answers.txt", "cigar\nzzzzz\n")
     result = snakemake(checkout, f"data/derived/{EDITION}/words.parquet", check=False)
     assert result.returncode != 0
     log = (checkout / "logs" / "build_word_index" / EDITION / "words.log").read_text()

@@ -34,6 +34,7 @@ from tests.artifact_set import (
     OPENER_GUESSES,
     Settings,
     build_artifact_set,
+    copy_artifact_set,
     real_artifact_set,
     write_raw_inputs,
 )
@@ -230,6 +231,29 @@ def test_parts_of_a_changed_word_index_are_refused(small, tmp_path, read_parts):
     parts = sorted((copy / "data" / "work" / EDITION / "opener_parts").glob("*.parquet"))
     with pytest.raises(ArtifactError, match=r"answers-0.parquet: stale .*words"):
         read_parts(words, parts, tmp_path)
+
+
+@pytest.mark.parametrize("read_parts", READERS_OF_PARTS)
+def test_a_prior_part_of_another_allowed_list_is_refused(small, tmp_path, read_parts):
+    """The prior part is the allowed list's, shared by its editions: it is merged only into
+    an index built from the same allowed list (as the two seals record it; the raw list
+    itself need not be at hand, as with remote storage)."""
+    other = build_artifact_set(
+        tmp_path / "other",
+        allowed=OPENER_GUESSES[:-1] + OPENER_ANSWERS,
+        answers=OPENER_ANSWERS,
+        counts=OPENER_COUNTS,
+        settings=Settings(n_common=20, chunk_rows=16, parts=3, prior_top_k=PRIOR_TOP_K),
+        until="openers",
+    )
+    copy = copy_artifact_set(small, tmp_path / "copy")
+    copy.raw_file("allowed").unlink()  # the check reads seals only
+    (tmp_path / "out").mkdir()
+    read_parts(copy.words, [*copy.answer_parts, copy.prior_part], tmp_path / "out")
+    (tmp_path / "refused").mkdir()
+    with pytest.raises(ArtifactError, match=r"prior.parquet: built from another allowed list"):
+        read_parts(copy.words, [*copy.answer_parts, other.prior_part], tmp_path / "refused")
+    assert list((tmp_path / "refused").iterdir()) == []  # nothing half-written
 
 
 def test_a_single_guess_and_answer(tmp_path):

@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 
 from pipeline.artifacts import parquet
 from pipeline.artifacts.parquet import described
-from pipeline.artifacts.seal import REBUILD_HINT, built_from, check_built_from, read_seal
+from pipeline.artifacts.seal import REBUILD_HINT, check_built_from, check_same_input, read_seal
 from pipeline.core.errors import ArtifactError
 from pipeline.core.word_index import WordIndex
 
@@ -93,7 +93,7 @@ def read_parts(
         if "words" in read_seal(path).inputs:
             check_built_from(path, "words", words)
         else:
-            check_built_from(path, "allowed", built_from(words, "allowed"))
+            check_same_input(path, words, "allowed")
     return tables
 
 

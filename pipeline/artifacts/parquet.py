@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 import pipeline
 from pipeline.artifacts import seal
 from pipeline.core.errors import ArtifactError
-from pipeline.core.files import atomic_path, sha256_file
+from pipeline.core.files import atomic_path
 
 METADATA_PREFIX = "wordle_pipeline."
 ROW_GROUP_SIZE = 1 << 20
@@ -48,7 +48,7 @@ def _provenance(
     Only content hashes are recorded, never paths or times, so the same inputs always
     give the same bytes.
     """
-    hashes = {role: sha256_file(path) for role, path in sorted(inputs.items())}
+    hashes = {role: seal.input_sha256(path) for role, path in sorted(inputs.items())}
     return {
         f"{METADATA_PREFIX}inputs_sha256".encode(): json.dumps(hashes, sort_keys=True).encode(),
         f"{METADATA_PREFIX}config".encode(): json.dumps(settings, sort_keys=True).encode(),

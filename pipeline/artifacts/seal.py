@@ -52,6 +52,24 @@ class Seal:
     extra: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class RecordedInput:
+    """An input known by the sha256 a seal recorded for it: a merged file's upstream
+    inputs (upstream_inputs), which need not be at hand (with remote storage only the
+    job's own inputs are)."""
+
+    path: Path
+    sha256: str
+
+    def __fspath__(self) -> str:
+        return str(self.path)
+
+
+def input_sha256(source: str | Path | RecordedInput) -> str:
+    """The sha256 of an input: as recorded, or read from the file."""
+    return source.sha256 if isinstance(source, RecordedInput) else sha256_file(source)
+
+
 def write_seal(
     path: str | Path,
     *,
@@ -65,7 +83,7 @@ def write_seal(
     recorded = {
         role: {
             "path": Path(os.path.relpath(source, folder)).as_posix(),
-            "sha256": sha256_file(source),
+            "sha256": input_sha256(source),
         }
         for role, source in sorted((inputs or {}).items())
     }
@@ -171,16 +189,18 @@ def check_built_from(path: str | Path, role: str, source: str | Path) -> None:
         )
 
 
-def built_from(path: str | Path, role: str) -> Path:
-    """The file `path` was built from as its input `role`, where its seal records it."""
-    entry = read_seal(path).inputs.get(role)
-    if entry is None:
-        raise ArtifactError(f"{path}: its seal names no {role} input; {REBUILD_HINT}")
-    return Path(os.path.normpath(Path(path).parent / entry["path"]))
+def check_same_input(path: str | Path, other: str | Path, role: str) -> None:
+    """Fail unless `path` and `other` were built from the same bytes as their input `role`
+    (as their seals record it; the input itself need not be at hand)."""
+    mine = read_seal(path).inputs.get(role)
+    theirs = read_seal(other).inputs.get(role)
+    if mine is None or theirs is None or mine["sha256"] != theirs["sha256"]:
+        raise ArtifactError(f"{path}: built from another {role} list than {other}; {REBUILD_HINT}")
 
 
-def upstream_inputs(parts: Sequence[str | Path]) -> dict[str, Path]:
-    """What the part files were built from (role -> path), for the file merged from them.
+def upstream_inputs(parts: Sequence[str | Path]) -> dict[str, RecordedInput]:
+    """What the part files were built from (role -> input, as their seals record it), for
+    the file merged from them.
 
     A merged artifact records these in its bytes, not the parts (the parts only in its
     seal): the same inputs give the same bytes however the work was split
@@ -196,7 +216,9 @@ def upstream_inputs(parts: Sequence[str | Path]) -> dict[str, Path]:
                     f"{part}: built from another {role} input than {found[role][2]}; {REBUILD_HINT}"
                 )
             found.setdefault(role, (source, entry["sha256"], part))
-    return {role: source for role, (source, _, _) in sorted(found.items())}
+    return {
+        role: RecordedInput(source, digest) for role, (source, digest, _) in sorted(found.items())
+    }
 
 
 def part_inputs(parts: Sequence[str | Path]) -> dict[str, Path]:

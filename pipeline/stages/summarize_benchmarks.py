@@ -15,7 +15,7 @@ from pipeline.analysis.optimal_tables import best_opener
 from pipeline.analysis.play_units import label_of, strategy_mode
 from pipeline.artifacts import benchmark as store
 from pipeline.artifacts import optimal as optimal_artifact
-from pipeline.artifacts.seal import REBUILD_HINT, part_inputs, upstream_inputs
+from pipeline.artifacts.seal import REBUILD_HINT, RecordedInput, part_inputs, upstream_inputs
 from pipeline.core.errors import ArtifactError
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ def summarize_benchmarks(
         "success_turns": tables.SUCCESS_TURNS,
         "bin_bits": bin_bits,
     }
-    inputs: dict[str, Path] = upstream_inputs(parts)  # the same, whatever the split
+    inputs: dict[str, Path | RecordedInput] = upstream_inputs(parts)  # whatever the split
     if optimal_openers is not None:
         inputs["optimal_openers"] = optimal_openers
     store.write_benchmark(
