@@ -2,13 +2,13 @@
 
 Run: `python benchmarks/frequency_memory.py [--size-mb 200] [--checkout DIR]`.
 
-It writes a word index (the real lists when a mirror is found, else the test fixture's)
+It writes an allowed list (the real one when a mirror is found, else the test fixture's)
 and a frequency file: the real `unigram_freq.csv` rows when available, then generated rows
 of random lower-case words up to the size asked, sealed in data/raw as the fetch step
 leaves it. A fresh Python then runs each rule's script as Snakemake does (a stand-in for
 the `snakemake` object, see tests/stage_runner.py) and reports its own peak resident
 memory (VmHWM, Linux):
-- build_commonness, which streams the file and keeps only the index's words (its rule
+- build_commonness, which streams the file and keeps only the list's words (its rule
   declares mem_mb from this);
 - fetch_source of the same file as a local source, which reads it whole and checks
   every row before writing it.
@@ -32,8 +32,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # for the fixture lists in tests/conftest.py
 
-from pipeline.analysis.word_lists import build_word_index, parse_word_list  # noqa: E402
-from pipeline.artifacts import raw, words  # noqa: E402
+from pipeline.artifacts import raw  # noqa: E402
 from tests import conftest  # noqa: E402
 
 _BLOCK_ROWS = 1 << 20
@@ -81,24 +80,15 @@ def write_frequency_file(path: Path, size_mb: int, real: Path | None) -> int:
 
 
 def write_inputs(folder: Path, size_mb: int, real: Path | None) -> int:
-    """data/raw/{allowed,answers,frequency}.txt sealed as fetched from local files, and
-    data/derived/words.parquet; returns the frequency file's size."""
+    """data/raw/{allowed,frequency}.txt sealed as fetched from local files (the commonness
+    is built from the allowed list); returns the frequency file's size."""
     if real is not None:
-        lists = {name: (real / f"{name}.txt").read_bytes() for name in ("allowed", "answers")}
+        allowed = (real / "allowed.txt").read_bytes()
     else:
-        lists = {
-            "allowed": "\n".join(conftest.FIXTURE_ALLOWED).encode(),
-            "answers": "\n".join(conftest.FIXTURE_ANSWERS).encode(),
-        }
+        allowed = "\n".join(conftest.FIXTURE_ALLOWED).encode()
     (folder / "my").mkdir()
-    for name, data in lists.items():
-        origin = {"source": name, "kind": "local", "origin": f"my/{name}.txt"}
-        raw.write_raw(data, folder / f"data/raw/{name}.txt", provenance=origin)
-    allowed = parse_word_list(lists["allowed"], "allowed")
-    answers = parse_word_list(lists["answers"], "answers", length=allowed.length)
-    inputs = {name: folder / f"data/raw/{name}.txt" for name in lists}
-    table = build_word_index(allowed, answers)
-    words.write_word_index(table, folder / "data/derived/words.parquet", inputs=inputs)
+    origin = {"source": "allowed", "kind": "local", "origin": "my/allowed.txt"}
+    raw.write_raw(allowed, folder / "data/raw/allowed.txt", provenance=origin)
     size = write_frequency_file(folder / "my" / "freq.csv", size_mb, real)
     data = (folder / "my" / "freq.csv").read_bytes()
     origin = {"source": "frequency", "kind": "local", "origin": "my/freq.csv"}
@@ -113,10 +103,10 @@ def _sealed(path: str) -> list[str]:
 JOBS = {
     "build_commonness": {
         "input": {
-            "words": _sealed("data/derived/words.parquet"),
+            "allowed": _sealed("data/raw/allowed.txt"),
             "frequency": _sealed("data/raw/frequency.txt"),
         },
-        "output": {"commonness": _sealed("data/derived/commonness.parquet")},
+        "output": {"commonness": _sealed("data/derived/shared/allowed/commonness.parquet")},
         "params": {"n_common": 3000, "width": 10},
     },
     "fetch_source": {
@@ -166,8 +156,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="wordle-freq-") as scratch:
         folder = Path(scratch)
         size = write_inputs(folder, args.size_mb, real)
-        lists = "real lists" if real is not None else "fixture lists"
-        print(f"frequency file: {size / 1e6:.1f} MB in Kaggle's layout; word index: {lists}")
+        allowed = "the real list" if real is not None else "the fixture list"
+        print(f"frequency file: {size / 1e6:.1f} MB in Kaggle's layout; allowed list: {allowed}")
         print(f"code: {checkout}")
         for rule in args.rules:
             peak, seconds = peak_memory_mb(folder, checkout, rule)
