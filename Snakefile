@@ -65,8 +65,8 @@ include: "workflow/rules/publish.smk"
 # names them. Only the main process checks (cluster jobs parse this file again), and not
 # while another run holds the working directory (its jobs may be writing).
 if workflow.is_main_process and not dag.workdir_locked():
-    allowed_lists = {entry["allowed"] for entry in config["editions"].values()}
-    expected = catalog.expected(list(config["editions"]), sorted(allowed_lists))
+    allowed_lists = sorted({allowed_of(edition) for edition in EDITIONS})
+    expected = catalog.expected(EDITIONS, allowed_lists)
     for line in dag.repair(dry_run=workflow.output_settings.dryrun, expected=expected):
         print(line, file=sys.stderr)
 

@@ -13,6 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import yaml
+
 from benchmarks import scaling
 from benchmarks.assistant import bench_assistant
 from benchmarks.kernels import bench_kernels, report
@@ -24,13 +26,14 @@ SECTIONS = ("scaling", "kernels", "optimal", "assistant")
 # The benchmarks measure the reference edition alone, so their numbers compare across
 # versions (benchmarks/HISTORY.md): the classic answer list, every other edition off.
 EDITION = "nyt2022"
-BENCH_CONFIG = "editions:\n  nyt2023: {enabled: false}\n"
+OTHER_EDITIONS_OFF = {"editions": {"nyt2023": {"enabled": False}}}
+COMMONNESS = catalog.COMMONNESS.format(wordlist="allowed")  # the edition's allowed list's
 # What each section reads, built before it is measured; none: the whole pipeline (the
 # assistant reads every artifact, and the scaling runs start from a warm numba cache).
 SECTION_TARGETS = {
     "kernels": [
         catalog.MATRIX_INDEX.format(edition=EDITION, matrix="patterns"),
-        catalog.COMMONNESS.format(wordlist="allowed"),
+        COMMONNESS,
     ],
     "optimal": [catalog.OPTIMAL_OPENERS.format(edition=EDITION)],
 }
@@ -39,9 +42,9 @@ SECTION_TARGETS = {
 def prepare(workdir: Path, mirror: Path, section: str) -> None:
     """A scratch folder with the raw inputs fetched and what `section` reads built once
     (so numba's cache is warm and downloads are out of every measured run)."""
-    shutil.copy(scaling.REPO / "config.yaml", workdir / "config.yaml")
-    with open(workdir / "config.yaml", "a", encoding="utf-8") as config:
-        config.write(BENCH_CONFIG)
+    config = yaml.safe_load((scaling.REPO / "config.yaml").read_text(encoding="utf-8")) or {}
+    config.setdefault("editions", {}).update(OTHER_EDITIONS_OFF["editions"])
+    (workdir / "config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     os.environ["WORDLE_MIRROR"] = str(mirror)
     targets = SECTION_TARGETS.get(section, [])
     scaling.snakemake(workdir, *targets, "--cores", str(os.cpu_count() or 1))
@@ -123,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         prepare(workdir, mirror.resolve(), args.section)
         if args.section in ("kernels", "all"):
-            bench_kernels(workdir / "data" / "derived" / EDITION, args.threads)
+            derived = workdir / "data" / "derived" / EDITION
+            bench_kernels(derived, workdir / COMMONNESS, args.threads)
         if args.section in ("optimal", "all"):
             bench_optimal(mirror.resolve(), workdir)
         if args.section in ("assistant", "all"):

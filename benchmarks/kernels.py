@@ -37,8 +37,9 @@ def report(name: str, value: float, unit: str, target: str = "") -> None:
     print(f"  {name:<56} {value:>10.3f} {unit:<5} {target}")
 
 
-def bench_kernels(derived: Path, threads: int) -> None:
-    """Patterns, entropies, the square pass and the second-guess search."""
+def bench_kernels(derived: Path, commonness: Path, threads: int) -> None:
+    """Patterns, entropies, the square pass and the second-guess search, on the edition in
+    `derived` and the commonness of its allowed list."""
     words = derived / "words.parquet"
     index = read_word_index(words)
     encoded, answers = index.encoded, index.encoded[index.answer_rows]
@@ -59,7 +60,7 @@ def bench_kernels(derived: Path, threads: int) -> None:
     baseline = best_time(lambda: entropy_answers_numpy(full), repeat=3)
     report(f"entropy over the answers, every guess, {threads} threads", kernel, "s", "(<= 1 s)")
     report("the same with numpy bincount", baseline, "s")
-    weights = read_p_common(derived.parent / "shared" / "allowed" / "commonness.parquet", index)
+    weights = read_p_common(commonness, index)
     pattern_entropies(encoded[:8], encoded, weights)
     square = best_time(lambda: pattern_entropies(encoded, encoded, weights, threads=threads), 2)
     sample = np.arange(0, len(index.words), max(1, len(index.words) // 40))

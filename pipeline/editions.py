@@ -18,8 +18,9 @@ from typing import Any
 
 import yaml
 
+from pipeline.artifacts.catalog import FREQUENCY
+
 LISTS = ("allowed", "answers")  # the word lists an edition names
-PER_EDITION = {"optimal": ("openers_top", "openers")}  # settings an edition may set itself
 
 
 def builtin_editions(schema_path: str | Path) -> dict[str, Any]:
@@ -48,7 +49,8 @@ def enabled_editions(config: Mapping[str, Any]) -> list[str]:
 
 
 def edition_settings(config: Mapping[str, Any], edition: str, section: str) -> dict[str, Any]:
-    """A config section with the edition's own values of it (PER_EDITION) applied."""
+    """A config section with the edition's own values of it applied (the schema says which
+    keys an edition may set: optimal.openers_top and optimal.openers)."""
     own = config["editions"][edition].get(section, {})
     return {**config[section], **own}
 
@@ -97,8 +99,8 @@ def edition_problem(config: Mapping[str, Any]) -> str | None:
     for name in enabled_editions(config):
         for kind in LISTS:
             key, source = f"editions.{name}.{kind}", editions[name][kind]
-            if source not in sources or source == "frequency":
-                known = ", ".join(s for s in sources if s != "frequency")
+            if source not in sources or source == FREQUENCY:
+                known = ", ".join(s for s in sources if s != FREQUENCY)
                 return f"config: {key}: {source!r} is not a word list of sources (known: {known})"
             spec = sources[source]
             if spec["kind"] != "local":
@@ -114,4 +116,4 @@ def edition_problem(config: Mapping[str, Any]) -> str | None:
 def edition_sources(config: Mapping[str, Any]) -> list[str]:
     """The sources the enabled editions read, and the frequency counts, each once."""
     names = [config["editions"][e][kind] for e in enabled_editions(config) for kind in LISTS]
-    return list(dict.fromkeys([*names, "frequency"]))
+    return list(dict.fromkeys([*names, FREQUENCY]))

@@ -29,6 +29,7 @@ from pipeline.artifacts.patterns import INDEX_FILE, chunk_name
 # The raw inputs, one file per source of the config (word lists and frequency counts).
 FREQUENCY = "frequency"
 RAW = layout.raw("{source}")
+ALLOWED_LIST = layout.raw("{wordlist}")  # the raw allowed list that shared work is built on
 SHARED = "shared"  # the folder of what editions share (no edition may take this name)
 COMMONNESS = layout.derived(f"{SHARED}/{{wordlist}}/{commonness.FILE}")
 

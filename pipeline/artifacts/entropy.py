@@ -111,12 +111,6 @@ def read_entropy(path: str | Path, index: WordIndex, columns: list[str] | None =
     return table
 
 
-def top_by_rank(path: str | Path, index: WordIndex, rank_column: str, k: int) -> list[int]:
-    """word_ids of the k best guesses by one of the rank columns, best first."""
-    ranks = read_entropy(path, index, [rank_column])[rank_column].to_numpy()
-    return [int(i) for i in np.argsort(ranks, kind="stable")[: min(k, ranks.size)]]
-
-
 def read_distribution(path: str | Path) -> pa.Table:
     return parquet.read_table(path, DISTRIBUTION_SCHEMA)
 

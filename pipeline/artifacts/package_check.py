@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from pipeline.artifacts import seal
+from pipeline.artifacts.catalog import SHARED
 from pipeline.artifacts.commonness import FILE as SHARED_MARKER  # marks a list's folder
 from pipeline.artifacts.words import FILE as EDITION_INDEX  # what marks an edition folder
 from pipeline.core.errors import ArtifactError, InputError
@@ -27,7 +28,6 @@ DESCRIPTOR = "datapackage.json"
 # Files that belong in a folder of artifacts without being resources: the descriptor, its
 # seal and the empty marker that keeps the folder in git.
 COMPANIONS = frozenset({DESCRIPTOR, f"{DESCRIPTOR}{seal.SEAL_SUFFIX}", ".gitkeep"})
-SHARED = "shared"  # pipeline.artifacts.catalog.SHARED: the folder of what editions share
 
 
 def _read_bytes(descriptor_path: Path) -> bytes:
@@ -166,8 +166,7 @@ def unlisted_folders(root: Path, resources: Iterable[str]) -> list[str]:
     files). They are not part of the package."""
     listed = [PurePosixPath(relative) for relative in resources]
     found = []
-    for marker in (EDITION_INDEX, f"{SHARED}/*/{SHARED_MARKER}"):
-        pattern = marker if "/" in marker else f"*/{marker}"
+    for pattern in (f"*/{EDITION_INDEX}", f"{SHARED}/*/{SHARED_MARKER}"):
         for path in sorted(root.glob(pattern)) if root.is_dir() else []:
             folder = path.parent.relative_to(root)
             if not any(folder in entry.parents for entry in listed):

@@ -128,15 +128,12 @@ def get_square_entropy(wildcards):
 
 
 def get_edition_files(paths):
-    """Input function: `paths` (and their seals) of the job's edition; the shared
-    commonness for catalog.COMMONNESS."""
+    """Input function: `paths` (and their seals) of the job's edition: its own files, and
+    the shared ones of its allowed list (the `wordlist` field)."""
 
     def inputs(wildcards):
-        files = [
-            commonness_of(wildcards.edition) if path == catalog.COMMONNESS else path
-            for path in paths
-        ]
-        return sealed(*[path.format(edition=wildcards.edition) for path in files])
+        fields = {"edition": wildcards.edition, "wordlist": allowed_of(wildcards.edition)}
+        return sealed(*[path.format(**fields) for path in paths])
 
     return inputs
 

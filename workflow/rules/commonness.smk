@@ -4,7 +4,7 @@
 
 rule build_commonness:
     input:
-        allowed=sealed(catalog.RAW.replace("{source}", "{wordlist}")),
+        allowed=sealed(catalog.ALLOWED_LIST),
         frequency=get_raw(catalog.FREQUENCY),
     output:
         commonness=sealed(catalog.COMMONNESS),

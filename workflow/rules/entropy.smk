@@ -33,7 +33,7 @@ rule compute_entropy:
 # prior-opener ranking waits for it, so it goes first when ready (see PRIORITIES).
 rule compute_square_entropy:
     input:
-        allowed=sealed(catalog.RAW.replace("{source}", "{wordlist}")),
+        allowed=sealed(catalog.ALLOWED_LIST),
         commonness=sealed(catalog.COMMONNESS),
     output:
         square_entropy=sealed(catalog.SQUARE_ENTROPY),

@@ -32,7 +32,7 @@ rule rank_opener_part:
 
 rule rank_prior_openers:
     input:
-        allowed=sealed(catalog.RAW.replace("{source}", "{wordlist}")),
+        allowed=sealed(catalog.ALLOWED_LIST),
         commonness=sealed(catalog.COMMONNESS),
         square_entropy=sealed(catalog.SQUARE_ENTROPY),
     output:
