@@ -108,7 +108,8 @@ def memo_find(memo, h, rem, answers, green, mins, hard) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _clear(memo) -> None:
+def clear_memo(memo) -> None:
+    """Empty the memo (a search then depends on nothing searched before)."""
     memo.hashes[:] = 0
     memo.meta[ENTRIES] = 0
     memo.meta[POOL_USED] = 0
@@ -133,7 +134,7 @@ def memo_store(memo, h, rem, answers, green, mins, hard, low, high, best) -> Non
     if memo.meta[ENTRIES] * 100 >= slots * MEMO_LOAD_PERCENT or (
         memo.meta[POOL_USED] + size > memo.pool.shape[0]
     ):
-        _clear(memo)
+        clear_memo(memo)
         if size > memo.pool.shape[0]:
             return
     slot = np.int64(h & np.uint64(slots - 1))

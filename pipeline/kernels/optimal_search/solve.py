@@ -89,7 +89,7 @@ class OptimalResult:
         return None if self.total is None else self.total / int(sum(self.counts))
 
 
-def _check_inputs(matrix, answer_rows, encoded, max_guesses, top_k, cutoff):
+def check_inputs(matrix, answer_rows, encoded, max_guesses, top_k, cutoff):
     """Validate the public arguments; return them as the arrays the kernels expect."""
     matrix = np.asarray(matrix)
     encoded = np.asarray(encoded)
@@ -171,7 +171,7 @@ def solve_openers(
     running_cutoff: search each opener only below (best total so far) + 1 (and cutoff), so
     an opener that neither beats nor ties the best so far costs just its refutation.
     """
-    matrix, answer_rows, encoded = _check_inputs(
+    matrix, answer_rows, encoded = check_inputs(
         matrix, answer_rows, encoded, max_guesses, top_k, cutoff
     )
     flags = flags_without(frozenset(off))
@@ -181,14 +181,14 @@ def solve_openers(
     for opener in openers:
         if not 0 <= int(opener) < matrix.shape[0]:
             raise ValueError(f"opener must be a word row in 0..{matrix.shape[0] - 1}, got {opener}")
-        result = _solve_one(ctx, matrix, encoded, int(opener), limit, started)
+        result = solve_one(ctx, matrix, encoded, int(opener), limit, started)
         if running_cutoff and result.total is not None:
             limit = min(limit, result.total + 1)
         started = time.process_time()
         yield result
 
 
-def _solve_one(ctx, matrix, encoded, opener, beta, started) -> OptimalResult:
+def solve_one(ctx, matrix, encoded, opener, beta, started) -> OptimalResult:
     """Search one opener below beta with a built context; the tree if one is found."""
     ctx.stats[:] = 0
     n_answers = matrix.shape[1]

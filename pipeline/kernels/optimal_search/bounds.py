@@ -1,0 +1,147 @@
+"""Lower bounds on the total of every opener, so that only a few need a full proof.
+
+An opener splits the answers into buckets by its reply; every answer takes the opener,
+so a tree's total is n plus the values of the buckets that are not all green, each after
+one guess. Two admissible bounds of it (Alex Selby's guess bound 3c - k - hit, see
+recursion):
+- partition bound: a bucket of c answers costs at least 1, 3 or 2c - 1 more guesses for
+  c = 1, 2, >= 3 (plus Selby's c - P where no guess gets more than P replies) =
+  `recursion._static_bounds` at the root;
+- second-level bound: per bucket, the least over every second guess it allows (hard
+  mode's rule applied, guesses that split it alike counted once) of the guess bound,
+  raised by one for each of the guess's classes of three or more answers that no
+  candidate of theirs splits into singletons (such a class costs at least 2c, not
+  2c - 1); a shortcut that settles the bucket gives its exact value instead.
+Buckets are bounded smallest first and an opener stops as soon as its bound reaches the
+cap (the value below which openers must be proven), so most cost a few milliseconds; a
+guess is dropped as soon as its answers collide so often that it cannot beat the best so
+far. INF: some bucket cannot be finished in the guesses left, so no tree fits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pipeline.kernels.optimal_search.context import INF, P_ALLGREEN, P_MAXG, P_ROOT, build_context
+from pipeline.kernels.optimal_search.partition import (
+    candidate_split,
+    class_stats,
+    gather_replies,
+    sort_by_size,
+    split_by_reply,
+)
+from pipeline.kernels.optimal_search.recursion import _enter_class, _partition, _static_bounds
+from pipeline.kernels.optimal_search.solve import check_inputs
+from pipeline.kernels.optimal_search.scan import node_allowed, trivial_value
+from pipeline.kernels.optimal_search.tuning import ALL_ON, REPLY_BLOCK
+
+
+@njit(cache=True, nogil=True)
+def _unsplit_classes(ctx, answers, guess, enough) -> int:
+    """How many classes of `guess` with 3 or more answers no candidate of theirs splits
+    into singletons (each costs one more than the guess bound says), up to `enough`."""
+    k = split_by_reply(ctx.m[guess], answers, ctx.cls_size[1], ctx.cls_start[1],
+                       ctx.cls_list[1], ctx.cls_n[1], ctx.cnt, ctx.part[1])
+    ctx.cls_n[1] = k
+    extra = 0
+    for i in range(k):
+        p = ctx.cls_list[1, i]
+        c = ctx.cls_size[1, p]
+        if c < 3:
+            continue
+        start = ctx.cls_start[1, p]
+        value, _ = candidate_split(ctx.m, ctx.answer_rows, ctx.part[1, start : start + c], ctx.cnt, 2)
+        if value < 0:
+            extra += 1
+            if extra >= enough:
+                break
+    return extra
+
+
+@njit(cache=True, nogil=True)
+def _bucket_floor(ctx, answers, beta) -> int:
+    """A lower bound of the bucket's value (depth 1): the least guess bound, refined, of
+    any second guess; exact below beta, else some bound >= beta."""
+    n = answers.shape[0]
+    rem = ctx.params[P_MAXG] - 1
+    value = trivial_value(n, rem, INF, False)
+    if value >= 0:
+        return value
+    value, _ = candidate_split(ctx.m, ctx.answer_rows, answers, ctx.cnt, rem)
+    if value >= 0:
+        return value  # 2n - 1 or 2n: exact, no guess bound is lower
+    allowed = node_allowed(ctx, 1, answers)
+    all_green = ctx.params[P_ALLGREEN]
+    best = max(beta, 2 * n)
+    # with two guesses left only a split into singletons wins (no candidate makes one)
+    most_collisions = 0 if rem <= 2 else n
+    for i in range(allowed.shape[0]):
+        if i % REPLY_BLOCK == 0:
+            gather_replies(ctx.mt, answers, allowed[i : i + REPLY_BLOCK], ctx.replies)
+        at = (i % REPLY_BLOCK) * n
+        limit = min(most_collisions, best - 2 * n)
+        k, _, hit = class_stats(ctx.replies[at : at + n], ctx.cnt, all_green, limit)
+        if k < 0:
+            continue
+        bound = 3 * n - k - hit
+        if bound < best:
+            bound += _unsplit_classes(ctx, answers, allowed[i], best - bound)
+        best = min(best, bound)
+        if best <= 2 * n:  # a split into singletons: no candidate does better (checked)
+            break
+    return best if rem > 2 or best < max(beta, 2 * n) else INF
+
+
+@njit(cache=True, nogil=True)
+def opener_floor(ctx, opener, cap) -> tuple[int, int]:
+    """(partition bound, second-level bound) of one opener row; the second is exact below
+    `cap`, else some bound >= cap (buckets are bounded smallest first, and it stops as
+    soon as their sum reaches cap). INF: no tree fits in the guesses allowed."""
+    n_answers = ctx.m.shape[1]
+    ctx.params[P_ROOT] = 0
+    answers = ctx.part[ctx.part.shape[0] - 1, :n_answers]
+    answers[:] = np.arange(n_answers)
+    _partition(ctx, 0, answers, opener)
+    sizes, starts, part = ctx.cls_size[0], ctx.cls_start[0], ctx.part[0]
+    bound, pending = ctx.cls_lb[0], ctx.cls_pend[0]
+    first, n_pending = _static_bounds(ctx, 0)
+    sort_by_size(pending, n_pending, sizes)
+    total = first
+    for i in range(n_pending):
+        if total >= cap:
+            break
+        p = pending[i]
+        c = sizes[p]
+        total -= bound[p]
+        _enter_class(ctx, 0, opener, p)
+        floor = _bucket_floor(ctx, part[starts[p] : starts[p] + c], cap - total - c)
+        bound[p] = max(bound[p], min(c + floor, INF))
+        total = min(total + bound[p], INF)
+    return first, total
+
+
+def opener_bounds(
+    matrix: np.ndarray,
+    answer_rows: np.ndarray,
+    encoded: np.ndarray,
+    openers: np.ndarray,
+    *,
+    hard: bool,
+    max_guesses: int = 6,
+    cap: int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(partition, second-level) lower bounds of the total of each opener row, INF where
+    no tree can win every answer within max_guesses; the second is exact below cap (None:
+    everywhere), else some bound >= cap. Inputs as for solve.solve_opener."""
+    matrix, answer_rows, encoded = check_inputs(matrix, answer_rows, encoded, max_guesses, None, cap)
+    ctx = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), None, ALL_ON)
+    limit = INF if cap is None else int(cap)
+    openers = np.asarray(openers, dtype=np.int64)
+    if openers.ndim != 1 or (openers.size and not 0 <= openers.min() <= openers.max() < len(matrix)):
+        raise ValueError(f"openers must be word rows in 0..{len(matrix) - 1}")
+    partition = np.zeros(len(openers), dtype=np.int64)
+    second = np.zeros(len(openers), dtype=np.int64)
+    for i, opener in enumerate(openers):
+        partition[i], second[i] = opener_floor(ctx, opener, limit)
+    return partition, second
