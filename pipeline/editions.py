@@ -50,7 +50,7 @@ def enabled_editions(config: Mapping[str, Any]) -> list[str]:
 
 def edition_settings(config: Mapping[str, Any], edition: str, section: str) -> dict[str, Any]:
     """A config section with the edition's own values of it applied (the schema says which
-    keys an edition may set: optimal.openers_top and optimal.openers)."""
+    keys an edition may set: optimal.top and optimal.openers)."""
     own = config["editions"][edition].get(section, {})
     return {**config[section], **own}
 

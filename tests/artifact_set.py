@@ -236,7 +236,7 @@ class Settings:
     openers_per_job: int = field(default_factory=lambda: default("solver", "openers_per_job"))
     max_turns: int = field(default_factory=lambda: default("solver", "max_turns"))
     bin_bits: float = field(default_factory=lambda: default("solver", "bin_bits"))
-    optimal_top: int | str = field(default_factory=lambda: default("optimal", "openers_top"))
+    optimal_top: int | str = field(default_factory=lambda: default("optimal", "top"))
     optimal_openers: list[str] = field(default_factory=lambda: default("optimal", "openers"))
     optimal_modes: list[str] = field(default_factory=lambda: default("optimal", "modes"))
     max_guesses: int = field(default_factory=lambda: default("optimal", "max_guesses"))

@@ -158,9 +158,9 @@ CONFIG_CASES = {
         {"optimal": {"modes": ["normal", "easy"]}},
         "optimal.modes[1]: 'easy' is not one of ['normal', 'hard']",
     ),
-    "optimal openers_top neither a number nor all": (
-        {"optimal": {"openers_top": "many"}},
-        "optimal.openers_top: 'many' is not valid under any of the given schemas",
+    "optimal top neither a number nor all": (
+        {"optimal": {"top": "many"}},
+        "optimal.top: 'many' is not valid under any of the given schemas",
     ),
     "optimal max_guesses above six": (
         {"optimal": {"max_guesses": 7}},

@@ -77,13 +77,20 @@ def certified_top(case, hard, top, max_guesses=6):
     them, then every opener screened below T + 1."""
     w = lists(case)
     seeds = list(range(min(top, len(w.words))))
-    known = {r.opener: r.result.total for r in screen_openers(
-        w.matrix, w.answer_rows, w.encoded, seeds, hard=hard, max_guesses=max_guesses, cap=None)}
+    known = {
+        r.opener: r.result.total
+        for r in screen_openers(
+            w.matrix, w.answer_rows, w.encoded, seeds, hard=hard, max_guesses=max_guesses, cap=None
+        )
+    }
     limit = stop_total(list(known.values()), top)
     cap = None if limit is None else limit + 1
     rest = [g for g in range(len(w.words)) if g not in known]
-    screened = list(screen_openers(
-        w.matrix, w.answer_rows, w.encoded, rest, hard=hard, max_guesses=max_guesses, cap=cap))
+    screened = list(
+        screen_openers(
+            w.matrix, w.answer_rows, w.encoded, rest, hard=hard, max_guesses=max_guesses, cap=cap
+        )
+    )
     for row in screened:
         if row.result is not None and row.result.total is not None:
             known[row.opener] = row.result.total

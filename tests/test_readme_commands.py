@@ -155,7 +155,7 @@ def pinned_config(pins: dict[str, str]) -> dict:
         # start-up, and the README's blocks build the fixture three times): 5 pattern
         # chunks, not 45; optimal trees for the top 4 openers of each mode, not 20.
         "patterns": {"chunk_rows": 64},
-        "optimal": {"openers_top": 4},
+        "optimal": {"top": 4},
     }
 
 

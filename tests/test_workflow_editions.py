@@ -31,7 +31,7 @@ def two_edition_checkout(path: Path) -> Path:
     checkout = make_checkout(
         path,
         solver={"strategies": [{"name": "greedy_entropy"}, {"name": "optimal"}]},
-        optimal={"openers_top": 1, "modes": ["normal"]},
+        optimal={"top": 1, "modes": ["normal"]},
     )
     (checkout / "later-answers.txt").write_text("\n".join(OTHER_ANSWERS) + "\n")
     config = json.loads(json.dumps(read_yaml(checkout / "test-config.yaml")))

@@ -64,7 +64,7 @@ FIXTURE_CONFIG = {
     "openers": {"parts": 3},
     "solver": {"openers_per_job": 20},
     # Proven-optimal trees for the top 4 openers of each mode, not 20: 8 jobs, not 40.
-    "optimal": {"openers_top": 4},
+    "optimal": {"top": 4},
 }
 
 SOURCE_PARTS = ("Snakefile", "config.yaml", "workflow", "pipeline")

@@ -18,7 +18,7 @@ from pipeline.core.wordle import spell_patterns
 if TYPE_CHECKING:  # the Snakefile imports select_openers: it starts faster without numba
     from pipeline.kernels.optimal_search import OptimalResult
 
-ALL_OPENERS = "all"  # config optimal.openers_top: every word of the index
+ALL_OPENERS = "all"  # config optimal.top: every word of the index
 
 
 def select_openers(
@@ -27,6 +27,11 @@ def select_openers(
     """The openers to solve: the `top` best of the ranking (positions in `words`, best
     first; "all": every word), then the named ones not already among them. A name that
     is not one of `words` is a config error naming the key, as one line."""
+    if top != ALL_OPENERS and not 1 <= int(top) <= len(words):
+        raise PipelineError(
+            f"config: optimal.top: {top} is not in 1..{len(words)} (the allowed words), "
+            f'nor "{ALL_OPENERS}"'
+        )
     known = set(words)
     unknown = [name for name in named if name not in known]
     if unknown:
@@ -49,10 +54,15 @@ def subtree_sums(parent: np.ndarray, n_answers: np.ndarray) -> np.ndarray:
 
 
 def summary_table(
-    result: OptimalResult, mode: str, words: Sequence[str], count_columns: int
+    result: OptimalResult,
+    mode: str,
+    words: Sequence[str],
+    count_columns: int,
+    bounds: tuple[int | None, int | None] = (None, None),
 ) -> pa.Table:
     """One row of optimal_openers.parquet for one (mode, opener) search; n_1 ..
-    n_<count_columns> count the answers solved in exactly that many guesses."""
+    n_<count_columns> count the answers solved in exactly that many guesses. bounds: the
+    opener's (partition, second-level) bounds when computed."""
     n_answers = int(result.n_answers[0]) if len(result.n_answers) else None
     deepest_answer = None
     if result.total is not None:
@@ -71,9 +81,36 @@ def summary_table(
         **{f"n_{k + 1}": int(count) for k, count in enumerate(counts)},
         "max_guesses": result.deepest,
         "deepest_answer": deepest_answer,
+        "partition_bound": bounds[0],
+        "second_level_bound": bounds[1],
+        "in_top": False,
+        "top_rank": None,
         "nodes": result.nodes,
         "reason": result.reason,
     }
+    return pa.Table.from_pylist([row])
+
+
+def bound_table(
+    mode: str, opener: int, words: Sequence[str], count_columns: int,
+    bounds: tuple[int | None, int | None], cap: int,
+) -> pa.Table:  # fmt: skip
+    """The row of an opener the screen did not search: its bound reached the cap (a null
+    second-level bound proves that no tree fits)."""
+    infeasible = bounds[1] is None
+    reason = (
+        "the second-level bound proves that no tree wins every answer within the guesses"
+        if infeasible
+        else f"not searched: its lower bound is at least {cap}, above the certified top list"
+    )
+    row = {
+        "mode": mode, "opener": words[opener], "opener_id": opener, "total_guesses": None,
+        "mean_guesses": None, "proven": infeasible, "lower_bound": bounds[1],
+        "upper_bound": None, **{f"n_{k}": 0 for k in range(1, count_columns + 1)},
+        "max_guesses": None, "deepest_answer": None, "partition_bound": bounds[0],
+        "second_level_bound": bounds[1], "in_top": False, "top_rank": None, "nodes": 0,
+        "reason": reason,
+    }  # fmt: skip
     return pa.Table.from_pylist([row])
 
 
@@ -103,12 +140,55 @@ def tree_table(result: OptimalResult, mode: str, words: Sequence[str]) -> pa.Tab
     )
 
 
-def merge_order(summaries: Sequence[pa.Table]) -> list[int]:
-    """Positions of the parts sorted by (mode, opener); a repeated pair is an error."""
-    keys = [(t["mode"][0].as_py(), t["opener"][0].as_py()) for t in summaries]
-    if len(set(keys)) != len(keys):
-        raise ValueError("two parts hold the same (mode, opener)")
-    return sorted(range(len(keys)), key=keys.__getitem__)
+def merge_rows(proven: pa.Table, screened: pa.Table) -> pa.Table:
+    """The rows of optimal_openers.parquet, sorted by (mode, opener): the openers proven
+    first (with the bounds the screen computed for them) and the screen's other rows. A
+    (mode, opener) given twice by the proven rows, or by the screen, is an error."""
+    bounds = {}
+    for row in screened.to_pylist():
+        key = (row["mode"], row["opener"])
+        if key in bounds:
+            raise ValueError(f"two screen rows for {key}")
+        bounds[key] = row
+    rows = {}
+    for row in proven.to_pylist():
+        key = (row["mode"], row["opener"])
+        if key in rows:
+            raise ValueError(f"two parts hold the same (mode, opener) {key}")
+        if key in bounds:
+            screen_row = bounds.pop(key)
+            row["partition_bound"] = screen_row["partition_bound"]
+            row["second_level_bound"] = screen_row["second_level_bound"]
+        rows[key] = row
+    for key, row in bounds.items():
+        if key in rows:
+            raise ValueError(f"the screen searched {key}, which was proven apart")
+        rows[key] = row
+    return pa.Table.from_pylist([rows[key] for key in sorted(rows)], schema=proven.schema)
+
+
+def certify_top(table: pa.Table, top: int) -> pa.Table:
+    """Mark each mode's certified top list (in_top, top_rank): the proven totals at most
+    the top-th best, ties included (every proven total when fewer). It is certified only
+    when every other row is bounded above that total; a row that is not is an error."""
+    rows = table.to_pylist()
+    for mode in dict.fromkeys(row["mode"] for row in rows):
+        of_mode = [row for row in rows if row["mode"] == mode]
+        totals = sorted(row["total_guesses"] for row in of_mode if row["total_guesses"] is not None)
+        if not totals:
+            continue
+        limit = totals[min(top, len(totals)) - 1]
+        for row in of_mode:
+            total = row["total_guesses"]
+            if total is not None and total <= limit:
+                row["in_top"] = True
+                row["top_rank"] = 1 + sum(t < total for t in totals)
+            elif not row["proven"] and (row["lower_bound"] is None or row["lower_bound"] <= limit):
+                raise ValueError(
+                    f"{mode} mode: {row['opener']} is neither proven nor bounded above "
+                    f"{limit}, the top list's last total: the top list is not certified"
+                )
+    return pa.Table.from_pylist(rows, schema=table.schema)
 
 
 def best_opener(modes: Sequence[str], openers: Sequence[str], totals: Sequence, proven: Sequence,

@@ -65,6 +65,8 @@ _WORK = f"{layout.WORK}/{{edition}}"
 ANSWERS_PART = f"{_WORK}/opener_parts/answers-{{part}}.parquet"
 OPTIMAL_SUMMARY = f"{_WORK}/optimal/{{mode}}/{{opener}}.summary.parquet"
 OPTIMAL_TREE = f"{_WORK}/optimal/{{mode}}/{{opener}}.tree.parquet"
+SCREEN_SUMMARY = f"{_WORK}/optimal/screen/{{mode}}-{{part}}.summary.parquet"
+SCREEN_TREE = f"{_WORK}/optimal/screen/{{mode}}-{{part}}.tree.parquet"
 GAMES = f"{_WORK}/games/{{unit}}.parquet"
 
 # Where sealed files live: every seal under these folders is checked before a run.

@@ -39,6 +39,34 @@ OPENERS_SCHEMA = pa.schema(
             "total of the best tree found (equals lower_bound when proven)",
             nullable=True,
         ),
+        described(
+            "partition_bound",
+            pa.int64(),
+            "lower bound from the opener's reply buckets alone; null where not computed or "
+            "where it proves that no tree wins within six guesses",
+            nullable=True,
+        ),
+        described(
+            "second_level_bound",
+            pa.int64(),
+            "lower bound from the best second guess of each bucket (exact below the stop "
+            "value of the certified top list, else only a bound at or above it); null "
+            "where not computed or where it proves that no tree wins",
+            nullable=True,
+        ),
+        described(
+            "in_top",
+            pa.bool_(),
+            "inside the certified top list of its mode: proven, with a total at most the "
+            "K-th best (optimal.top), ties included, every other allowed word bounded above "
+            "it; false everywhere when the run did not certify (optimal.certify)",
+        ),
+        described(
+            "top_rank",
+            pa.int32(),
+            "1 + the number of openers of the mode with a smaller total, for in_top rows",
+            nullable=True,
+        ),
         *[
             described(f"n_{k}", pa.int32(), f"answers the tree solves in exactly {k} guesses")
             for k in range(1, MAX_GUESSES + 1)
@@ -111,11 +139,14 @@ def write_optimal(
     *,
     inputs: Mapping[str, Path],
     settings: Mapping[str, Any],
+    built_from: Mapping[str, Path] | None = None,
 ) -> None:
     """optimal_openers.parquet, and optimal_trees.parquet with one row group per tree, so
-    a reader filtering on (mode, opener) touches exactly one row group."""
-    parquet.write_table(openers, paths[0], schema=OPENERS_SCHEMA, inputs=inputs, settings=settings)
-    parquet.write_row_groups(trees, paths[1], schema=TREES_SCHEMA, inputs=inputs, settings=settings)
+    a reader filtering on (mode, opener) touches exactly one row group. built_from: work
+    files recorded in the seals only (see parquet.write_table)."""
+    options = {"inputs": inputs, "settings": settings, "built_from": built_from}
+    parquet.write_table(openers, paths[0], schema=OPENERS_SCHEMA, **options)
+    parquet.write_row_groups(trees, paths[1], schema=TREES_SCHEMA, **options)
 
 
 def read_openers(path: str | Path) -> pa.Table:

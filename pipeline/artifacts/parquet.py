@@ -104,9 +104,11 @@ def write_row_groups(
     schema: pa.Schema,
     inputs: Mapping[str, str | Path],
     settings: Mapping[str, Any],
+    built_from: Mapping[str, str | Path] | None = None,
 ) -> None:
     """Write `tables` in order, each as one row group of its own, as a sealed Parquet file
-    (so a reader filtering on what one table holds touches one row group)."""
+    (so a reader filtering on what one table holds touches one row group); inputs and
+    built_from as for write_table."""
     metadata = dict(schema.metadata or {})
     metadata.update(_provenance(inputs, settings))
     full = schema.with_metadata(metadata)
@@ -123,7 +125,7 @@ def write_row_groups(
     ):
         for table in tables:
             writer.write_table(conform(table, schema).replace_schema_metadata(metadata))
-    seal.write_seal(path, inputs=inputs, settings=settings)
+    seal.write_seal(path, inputs={**inputs, **(built_from or {})}, settings=settings)
 
 
 def open_file(path: str | Path, schema: pa.Schema) -> pq.ParquetFile:

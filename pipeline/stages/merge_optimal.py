@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.analysis.optimal_tables import merge_order
+from pipeline.analysis.optimal_tables import certify_top, merge_rows
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts.seal import check_built_from
 from pipeline.core.errors import PipelineError
@@ -16,16 +16,8 @@ from pipeline.core.errors import PipelineError
 log = logging.getLogger(__name__)
 
 
-def merge_optimal(
-    *,
-    words: Path,
-    summaries: Sequence[Path],
-    trees: Sequence[Path],
-    optimal_openers: Path,
-    optimal_trees: Path,
-) -> None:
-    """The parts of every (mode, opener) job, sorted by (mode, opener): one summary row
-    and one row group of tree nodes each, so the split into jobs changes no byte."""
+def _read_parts(words: Path, summaries: Sequence[Path], trees: Sequence[Path]):
+    """Every part's summary rows and tree nodes, each checked against the word index."""
     if len(summaries) != len(trees):
         raise PipelineError(f"{len(summaries)} summary parts but {len(trees)} tree parts")
     rows, nodes = [], []
@@ -34,21 +26,58 @@ def merge_optimal(
             check_built_from(path, "words", words)
         rows.append(store.read_part_summary(summary))
         nodes.append(store.read_part_tree(tree))
+    return rows, nodes
+
+
+def _rows(parts: list[pa.Table]) -> pa.Table:
+    return pa.Table.from_pylist(
+        [r for t in parts for r in t.to_pylist()], schema=store.OPENERS_SCHEMA
+    )
+
+
+def _trees_in_order(table: pa.Table, nodes: list[pa.Table]) -> list[pa.Table]:
+    """One table per (mode, opener) that has a tree, in the rows' order."""
+    by_key: dict[tuple[str, str], pa.Table] = {}
+    for part in nodes:
+        keys = list(zip(part["mode"].to_pylist(), part["opener"].to_pylist(), strict=True))
+        for key in dict.fromkeys(keys):
+            by_key[key] = part.filter(pa.array([k == key for k in keys]))
+    keys = zip(table["mode"].to_pylist(), table["opener"].to_pylist(), strict=True)
+    return [by_key[key] for key in keys if key in by_key]
+
+
+def merge_optimal(
+    *,
+    words: Path,
+    summaries: Sequence[Path],
+    trees: Sequence[Path],
+    screen_summaries: Sequence[Path] = (),
+    screen_trees: Sequence[Path] = (),
+    optimal_openers: Path,
+    optimal_trees: Path,
+    top: int | str = 0,
+    certify: bool = False,
+) -> None:
+    """The rows of the openers proven outright and of the screen, sorted by (mode,
+    opener), each tree one row group, so the split into jobs changes no byte; with
+    `certify`, each mode's certified top list is marked."""
+    rows, nodes = _read_parts(words, summaries, trees)
+    screen_rows, screen_nodes = _read_parts(words, screen_summaries, screen_trees)
     try:
-        order = merge_order(rows)
+        table = merge_rows(_rows(rows), _rows(screen_rows))
+        if certify:
+            count = len(set(table["opener"].to_pylist())) if top == "all" else int(top)
+            table = certify_top(table, count)
     except ValueError as error:
         raise PipelineError(f"cannot merge the optimal parts: {error}") from None
     inputs = {"words": words}
-    inputs |= {f"summary_{i:04d}": summaries[k] for i, k in enumerate(order)}
-    inputs |= {f"tree_{i:04d}": trees[k] for i, k in enumerate(order)}
-    ordered = [rows[k] for k in order]
-    table = pa.concat_tables(ordered) if ordered else store.OPENERS_SCHEMA.empty_table()
+    inputs |= {f"summary_{i:04d}": path for i, path in enumerate(sorted(summaries))}
+    inputs |= {f"tree_{i:04d}": path for i, path in enumerate(sorted(trees))}
+    screen = {f"screen_{i:04d}": p for i, p in enumerate([*screen_summaries, *screen_trees])}
+    ordered = _trees_in_order(table, nodes + screen_nodes)
     store.write_optimal(
-        table,
-        [nodes[k] for k in order if nodes[k].num_rows],
-        (optimal_openers, optimal_trees),
-        inputs=inputs,
-        settings={"parts": len(order)},
-    )
-    log.info("optimal: %d (mode, opener) rows, %d tree nodes", table.num_rows,
-             sum(n.num_rows for n in nodes))  # fmt: skip
+        table, [t for t in ordered if t.num_rows], (optimal_openers, optimal_trees),
+        inputs=inputs, settings={"top": top, "certify": certify}, built_from=screen,
+    )  # fmt: skip
+    log.info("optimal: %d (mode, opener) rows, %d trees, %d in the top lists", table.num_rows,
+             len(ordered), sum(table["in_top"].to_pylist()))  # fmt: skip

@@ -205,7 +205,7 @@ def optimal_jobs(edition):
     try:
         ranking = ranked_words(openers, "answers")
         chosen = select_openers(
-            ranking, range(len(ranking)), settings["openers_top"], settings["openers"]
+            ranking, range(len(ranking)), settings["top"], settings["openers"]
         )
     except PipelineError as error:
         stop(edition_error(edition, error))
@@ -233,13 +233,35 @@ def get_optimal_parts(pattern):
     return parts
 
 
+def optimal_setting(edition, key):
+    """The edition's value of optimal.<key>."""
+    return edition_settings(config, edition, "optimal")[key]
+
+
+def get_screen_parts(pattern):
+    """Input function: the `pattern` file of every screen job of the edition (none when it
+    does not certify its top list)."""
+
+    def parts(wildcards):
+        edition = wildcards.edition
+        if not optimal_setting(edition, "certify"):
+            return []
+        modes = optimal_setting(edition, "modes")
+        count = config["optimal"]["screen_parts"]
+        files = [pattern.format(edition=edition, mode=m, part=p) for m in modes for p in range(count)]
+        return sealed(*files)
+
+    return parts
+
+
 def edition_artifacts(edition):
     """Every published artifact of an edition, in the data package's order. A named
-    optimal opener that is not a word of the index stops the run (one line naming the
-    config key) here, where the index is first read, before any ranking or search."""
+    optimal opener that is not a word of the index, or an optimal.top above its number of
+    words, stops the run (one line naming the config key) here, where the index is first
+    read, before any ranking or search."""
     try:
-        openers = edition_settings(config, edition, "optimal")["openers"]
-        select_openers(word_index(edition).words, [], 0, openers)
+        settings = edition_settings(config, edition, "optimal")
+        select_openers(word_index(edition).words, [], settings["top"], settings["openers"])
     except PipelineError as error:
         stop(edition_error(edition, error))
     square = ["patterns_square"] if config["patterns"]["square"] else []

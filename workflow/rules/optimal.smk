@@ -1,6 +1,7 @@
-# Proven-optimal decision trees: one job per (mode, opener), so --cores and cluster
-# executors spread the searches; their parts are merged in (mode, opener) order. The
-# openers are the top of the two-step ranking (a checkpoint) plus those named in config.
+# Proven-optimal decision trees. First one job per (mode, opener) for the top of the
+# two-step ranking (a checkpoint) and the openers named in config; then, to certify the
+# top list, screen jobs per (mode, part) bound every allowed word and prove those whose
+# bound does not exclude them. The parts are merged in (mode, opener) order.
 
 
 rule solve_optimal:
@@ -31,16 +32,51 @@ rule solve_optimal:
         "../scripts/solve_optimal.py"
 
 
+rule screen_openers:
+    wildcard_constraints:
+        mode="normal|hard",
+        part=r"\d+",
+    input:
+        words=sealed(catalog.WORDS),
+        patterns=get_answer_matrix,
+        proven=get_optimal_parts(catalog.OPTIMAL_SUMMARY),
+    output:
+        summary=sealed(catalog.SCREEN_SUMMARY),
+        tree=sealed(catalog.SCREEN_TREE),
+    params:
+        code("pipeline.stages.screen_openers"),
+        mode=lambda wildcards: wildcards.mode,
+        part=lambda wildcards: int(wildcards.part),
+        parts=config["optimal"]["screen_parts"],
+        top=lambda wildcards: optimal_setting(wildcards.edition, "top"),
+        max_guesses=config["optimal"]["max_guesses"],
+    threads: 1
+    resources:
+        mem_mb=1500,
+    message:
+        JOB_MESSAGE
+    log:
+        "logs/screen_openers/{edition}/{mode}-{part}.log",
+    benchmark:
+        "logs/benchmarks/screen_openers/{edition}/{mode}-{part}.tsv"
+    script:
+        "../scripts/screen_openers.py"
+
+
 rule merge_optimal:
     input:
         words=sealed(catalog.WORDS),
         summaries=get_optimal_parts(catalog.OPTIMAL_SUMMARY),
         trees=get_optimal_parts(catalog.OPTIMAL_TREE),
+        screen_summaries=get_screen_parts(catalog.SCREEN_SUMMARY),
+        screen_trees=get_screen_parts(catalog.SCREEN_TREE),
     output:
         optimal_openers=sealed(catalog.OPTIMAL_OPENERS),
         optimal_trees=sealed(catalog.OPTIMAL_TREES),
     params:
         code("pipeline.stages.merge_optimal"),
+        top=lambda wildcards: optimal_setting(wildcards.edition, "top"),
+        certify=lambda wildcards: optimal_setting(wildcards.edition, "certify"),
     message:
         JOB_MESSAGE
     log:

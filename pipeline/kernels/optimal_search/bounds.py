@@ -32,8 +32,8 @@ from pipeline.kernels.optimal_search.partition import (
     split_by_reply,
 )
 from pipeline.kernels.optimal_search.recursion import _enter_class, _partition, _static_bounds
-from pipeline.kernels.optimal_search.solve import check_inputs
 from pipeline.kernels.optimal_search.scan import node_allowed, trivial_value
+from pipeline.kernels.optimal_search.solve import check_inputs
 from pipeline.kernels.optimal_search.tuning import ALL_ON, REPLY_BLOCK
 
 
@@ -41,8 +41,16 @@ from pipeline.kernels.optimal_search.tuning import ALL_ON, REPLY_BLOCK
 def _unsplit_classes(ctx, answers, guess, enough) -> int:
     """How many classes of `guess` with 3 or more answers no candidate of theirs splits
     into singletons (each costs one more than the guess bound says), up to `enough`."""
-    k = split_by_reply(ctx.m[guess], answers, ctx.cls_size[1], ctx.cls_start[1],
-                       ctx.cls_list[1], ctx.cls_n[1], ctx.cnt, ctx.part[1])
+    k = split_by_reply(
+        ctx.m[guess],
+        answers,
+        ctx.cls_size[1],
+        ctx.cls_start[1],
+        ctx.cls_list[1],
+        ctx.cls_n[1],
+        ctx.cnt,
+        ctx.part[1],
+    )
     ctx.cls_n[1] = k
     extra = 0
     for i in range(k):
@@ -51,7 +59,8 @@ def _unsplit_classes(ctx, answers, guess, enough) -> int:
         if c < 3:
             continue
         start = ctx.cls_start[1, p]
-        value, _ = candidate_split(ctx.m, ctx.answer_rows, ctx.part[1, start : start + c], ctx.cnt, 2)
+        members = ctx.part[1, start : start + c]
+        value, _ = candidate_split(ctx.m, ctx.answer_rows, members, ctx.cnt, 2)
         if value < 0:
             extra += 1
             if extra >= enough:
@@ -134,11 +143,13 @@ def opener_bounds(
     """(partition, second-level) lower bounds of the total of each opener row, INF where
     no tree can win every answer within max_guesses; the second is exact below cap (None:
     everywhere), else some bound >= cap. Inputs as for solve.solve_opener."""
-    matrix, answer_rows, encoded = check_inputs(matrix, answer_rows, encoded, max_guesses, None, cap)
+    checked = check_inputs(matrix, answer_rows, encoded, max_guesses, None, cap)
+    matrix, answer_rows, encoded = checked
     ctx = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), None, ALL_ON)
     limit = INF if cap is None else int(cap)
     openers = np.asarray(openers, dtype=np.int64)
-    if openers.ndim != 1 or (openers.size and not 0 <= openers.min() <= openers.max() < len(matrix)):
+    inside = not openers.size or 0 <= openers.min() <= openers.max() < len(matrix)
+    if openers.ndim != 1 or not inside:
         raise ValueError(f"openers must be word rows in 0..{len(matrix) - 1}")
     partition = np.zeros(len(openers), dtype=np.int64)
     second = np.zeros(len(openers), dtype=np.int64)

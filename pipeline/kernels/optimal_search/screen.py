@@ -62,7 +62,8 @@ def screen_openers(
 ) -> Iterator[ScreenedOpener]:
     """Bound each opener row and search it below `cap` where its bound is lower (None: no
     cap, every opener is proven). Inputs as for solve.solve_opener."""
-    matrix, answer_rows, encoded = check_inputs(matrix, answer_rows, encoded, max_guesses, None, cap)
+    checked = check_inputs(matrix, answer_rows, encoded, max_guesses, None, cap)
+    matrix, answer_rows, encoded = checked
     ctx = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), None, ALL_ON)
     limit = INF if cap is None else int(cap)
     for opener in openers:
