@@ -55,6 +55,7 @@ from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.patterns import INDEX_FILE, MATRICES, chunk_count, chunk_name
 from pipeline.artifacts.raw import write_raw
 from pipeline.core.files import sha256_bytes
+from pipeline.stages.bound_openers import bound_openers
 from pipeline.stages.build_commonness import build_commonness
 from pipeline.stages.build_datapackage import build_datapackage
 from pipeline.stages.build_word_index import build_word_index
@@ -63,12 +64,14 @@ from pipeline.stages.compute_pattern_chunk import compute_pattern_chunk
 from pipeline.stages.compute_square_entropy import compute_square_entropy
 from pipeline.stages.draw_report_item import draw_report_item
 from pipeline.stages.index_pattern_chunks import index_pattern_chunks
+from pipeline.stages.merge_bounds import merge_bounds
 from pipeline.stages.merge_optimal import merge_optimal
 from pipeline.stages.merge_second_guesses import merge_second_guesses
 from pipeline.stages.play_strategy import play_strategy
 from pipeline.stages.rank_opener_part import rank_opener_part
 from pipeline.stages.rank_openers import rank_openers
 from pipeline.stages.rank_prior_openers import rank_prior_openers
+from pipeline.stages.screen_openers import screen_openers
 from pipeline.stages.solve_optimal import solve_optimal
 from pipeline.stages.summarize_benchmarks import summarize_benchmarks
 from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_COUNTS, REPO
@@ -240,6 +243,8 @@ class Settings:
     optimal_openers: list[str] = field(default_factory=lambda: default("optimal", "openers"))
     optimal_modes: list[str] = field(default_factory=lambda: default("optimal", "modes"))
     max_guesses: int = field(default_factory=lambda: default("optimal", "max_guesses"))
+    certify: bool = field(default_factory=lambda: default("optimal", "certify"))
+    screen_parts: int = field(default_factory=lambda: default("optimal", "screen_parts"))
     threads: int = 1
 
 
@@ -338,6 +343,10 @@ class ArtifactSet:
     @property
     def score_model(self) -> Path:
         return self.derived / benchmark_artifact.SCORE_MODEL_FILE
+
+    def screen_part(self, mode: str, part: int, kind: str) -> Path:
+        """The summary or tree part of one screen_openers job (the workflow's path)."""
+        return self.work / "optimal" / "screen" / f"{mode}-{part}.{kind}.parquet"
 
     def optimal_part(self, mode: str, opener: str, kind: str) -> Path:
         """The summary or tree part of one solve_optimal job (the workflow's path)."""
@@ -548,7 +557,7 @@ def optimal_jobs(result: ArtifactSet) -> list[tuple[str, str]]:
     top = settings.optimal_top
     ranking = (
         []
-        if top in (0, ALL_OPENERS)
+        if top == ALL_OPENERS
         else openers_artifact.opener_ranking(result.openers, index, "answers")
     )
     chosen = select_openers(index.words, ranking, top, settings.optimal_openers)
@@ -556,8 +565,55 @@ def optimal_jobs(result: ArtifactSet) -> list[tuple[str, str]]:
 
 
 def solve_optimal_jobs(result: ArtifactSet, words: Path, patterns: list[Path]) -> None:
-    """Every solve_optimal job, then merge_optimal."""
+    """Every job of the optimal stage in the workflow's order: the first solve_optimal
+    jobs; with certify, the bound parts, their merge, the lowest-bounded openers' jobs and
+    the screen parts; then merge_optimal."""
+    settings = result.settings
     jobs = optimal_jobs(result)
+    _solve(result, words, patterns, jobs)
+    screen: list[tuple[str, int]] = []
+    if settings.certify:
+        for mode in settings.optimal_modes:
+            _bound(result, words, patterns, mode, [result.optimal_part(m, o, "summary")
+                                                   for m, o in jobs])  # fmt: skip
+        proven = {mode: {o for m, o in jobs if m == mode} for mode in settings.optimal_modes}
+        more = [
+            (mode, opener)
+            for mode in settings.optimal_modes
+            for opener in optimal_artifact.lowest_openers(
+                result.work / "optimal" / f"bounds-{mode}.parquet", proven[mode],
+                settings.optimal_top,
+            )
+        ]  # fmt: skip
+        _solve(result, words, patterns, more)
+        jobs += more
+        screen = [(m, p) for m in settings.optimal_modes for p in range(settings.screen_parts)]
+        for mode, part in screen:
+            screen_openers(
+                words=words, patterns=patterns,
+                bounds=result.work / "optimal" / f"bounds-{mode}.parquet",
+                proven=[result.optimal_part(m, o, "summary") for m, o in jobs],
+                summary=result.screen_part(mode, part, "summary"),
+                tree=result.screen_part(mode, part, "tree"), mode=mode, part=part,
+                parts=settings.screen_parts, top=settings.optimal_top,
+                max_guesses=settings.max_guesses,
+            )  # fmt: skip
+    merge_optimal(
+        words=words,
+        summaries=[result.optimal_part(m, o, "summary") for m, o in jobs],
+        trees=[result.optimal_part(m, o, "tree") for m, o in jobs],
+        screen_summaries=[result.screen_part(m, p, "summary") for m, p in screen],
+        screen_trees=[result.screen_part(m, p, "tree") for m, p in screen],
+        bounds=[result.work / "optimal" / f"bounds-{m}.parquet"
+                for m in settings.optimal_modes if settings.certify],
+        optimal_openers=result.optimal_openers,
+        optimal_trees=result.optimal_trees,
+        top=settings.optimal_top,
+        certify=settings.certify,
+    )  # fmt: skip
+
+
+def _solve(result: ArtifactSet, words: Path, patterns: list[Path], jobs: list) -> None:
     for mode, opener in jobs:
         solve_optimal(
             words=words,
@@ -568,13 +624,22 @@ def solve_optimal_jobs(result: ArtifactSet, words: Path, patterns: list[Path]) -
             opener=opener,
             max_guesses=result.settings.max_guesses,
         )
-    merge_optimal(
-        words=words,
-        summaries=[result.optimal_part(m, o, "summary") for m, o in jobs],
-        trees=[result.optimal_part(m, o, "tree") for m, o in jobs],
-        optimal_openers=result.optimal_openers,
-        optimal_trees=result.optimal_trees,
-    )
+
+
+def _bound(result: ArtifactSet, words: Path, patterns: list[Path], mode: str, first: list
+           ) -> None:  # fmt: skip
+    """The bound parts of one mode and their merge (the merge_bounds checkpoint)."""
+    settings = result.settings
+    parts = [result.work / "optimal" / "bounds" / f"{mode}-{p}.parquet"
+             for p in range(settings.screen_parts)]  # fmt: skip
+    for part, path in enumerate(parts):
+        bound_openers(
+            words=words, patterns=patterns, proven=first, bounds=path, mode=mode, part=part,
+            parts=settings.screen_parts, top=settings.optimal_top,
+            max_guesses=settings.max_guesses,
+        )  # fmt: skip
+    merged = result.work / "optimal" / f"bounds-{mode}.parquet"
+    merge_bounds(words=words, parts=parts, bounds=merged, mode=mode)
 
 
 def copy_artifact_set(artifacts: ArtifactSet, root: Path) -> ArtifactSet:

@@ -54,7 +54,8 @@ def tree_tables(mode: str, opener: str) -> tuple[dict, pa.Table]:
         "lower_bound": total, "upper_bound": total,
         **{f"n_{k}": solved.count(k) for k in range(1, 7)},
         "max_guesses": max(solved), "deepest_answer": None, "nodes": len(nodes),
-        "cpu_seconds": 0.0, "reason": None,
+        "cpu_seconds": 0.0, "reason": None, "partition_bound": None, "second_level_bound": None,
+        "in_top": False, "top_rank": None,
     }  # fmt: skip
     table = pa.table(
         {

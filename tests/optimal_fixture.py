@@ -28,7 +28,8 @@ def brute_force(words: tuple[str, ...], answers: tuple[str, ...], opener: str, h
 def summary_row(mode: str, opener: str, words: Sequence[str], total, nodes) -> dict:
     """One optimal_openers row of a brute-force tree (proven: the search is exhaustive)."""
     row = {"mode": mode, "opener": opener, "opener_id": words.index(opener), "proven": True,
-           "nodes": 0, "cpu_seconds": 0.0}  # fmt: skip
+           "nodes": 0, "cpu_seconds": 0.0, "partition_bound": None, "second_level_bound": None,
+           "in_top": False, "top_rank": None}  # fmt: skip
     if total == math.inf:
         return row | {"reason": "no tree wins every answer within six guesses"}
     solving = sorted((n["depth"], n["guess"]) for n in nodes if n["solves"])

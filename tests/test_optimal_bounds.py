@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pipeline.analysis.certified_top import contenders, deal, lowest_bounded, stop_total
+from pipeline.kernels.optimal_search import solve_openers
 from pipeline.kernels.optimal_search.bounds import opener_bounds
 from pipeline.kernels.optimal_search.context import INF
-from pipeline.kernels.optimal_search.screen import screen_openers, stop_total
 from tests.test_optimal_search import CASES, brute, lists
 
 MODES = [False, True]
@@ -72,31 +73,34 @@ def test_capped_bounds_are_exact_below_the_cap(case, hard):
     assert np.all(capped[~below] <= exact[~below])
 
 
-def certified_top(case, hard, top, max_guesses=6):
-    """The screen as the pipeline runs it: the first `top` openers proven outright, T from
-    them, then every opener screened below T + 1."""
+def certified_top(case, hard, top, parts=2, max_guesses=6):
+    """The optimal stage's steps (analysis.certified_top): the first `top` words proven
+    (standing in for the two-step ranking's best), every word bounded below T0 + 1, the
+    `top` lowest-bounded others proven, then the rest bounded at most T1 searched below
+    T1 + 1, dealt over `parts` batches. Returns (opener -> proven total, the searches
+    below the cap, the bounds, T)."""
     w = lists(case)
-    seeds = list(range(min(top, len(w.words))))
-    known = {
-        r.opener: r.result.total
-        for r in screen_openers(
-            w.matrix, w.answer_rows, w.encoded, seeds, hard=hard, max_guesses=max_guesses, cap=None
-        )
-    }
-    limit = stop_total(list(known.values()), top)
+    options = {"hard": hard, "max_guesses": max_guesses}
+
+    def prove(openers, limit=None):
+        cutoff = None if limit is None else limit + 1
+        return list(solve_openers(w.matrix, w.answer_rows, w.encoded, openers, cutoff=cutoff,
+                                  independent=True, **options))  # fmt: skip
+
+    known = {r.opener: r.total for r in prove(range(min(top, len(w.words))))}
+    limit = stop_total(known.values(), top)
     cap = None if limit is None else limit + 1
-    rest = [g for g in range(len(w.words)) if g not in known]
-    screened = list(
-        screen_openers(
-            w.matrix, w.answer_rows, w.encoded, rest, hard=hard, max_guesses=max_guesses, cap=cap
-        )
-    )
-    for row in screened:
-        if row.result is not None and row.result.total is not None:
-            known[row.opener] = row.result.total
-    limit = stop_total(list(known.values()), top)
-    chosen = {g for g, t in known.items() if t is not None and t <= limit}
-    return chosen, screened, limit  # fmt: skip
+    _, second = opener_bounds(w.matrix, w.answer_rows, w.encoded, np.arange(len(w.words)),
+                              cap=cap, **options)  # fmt: skip
+    bounds = {g: (None if b >= INF else int(b)) for g, b in enumerate(second)}
+    known |= {r.opener: r.total for r in prove(lowest_bounded(bounds, known, top))}
+    limit = stop_total(known.values(), top)
+    searched = []
+    for part in range(parts):
+        searched += prove(deal(contenders(bounds, known, limit), part, parts), limit)
+    known |= {r.opener: r.total for r in searched if r.total is not None}
+    final = stop_total(known.values(), top)
+    return known, searched, bounds, final
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -104,20 +108,33 @@ def certified_top(case, hard, top, max_guesses=6):
 @pytest.mark.parametrize("top", [1, 3])
 def test_certified_top_is_the_true_top(case, hard, top):
     totals = brute_totals(case, hard, 6)
-    chosen, screened, limit = certified_top(case, hard, top)
+    known, searched, bounds, limit = certified_top(case, hard, top)
+    chosen = {g for g, t in known.items() if t is not None and t <= (limit or 0)}
     feasible = sorted(t for t in totals if t != float("inf"))
     if not feasible:
-        assert not chosen
+        assert not chosen and limit is None
         return
     true_limit = feasible[min(top, len(feasible)) - 1]
-    expected = {g for g, t in enumerate(totals) if t <= true_limit}
-    assert chosen == expected
     assert limit == true_limit
-    for row in screened:  # every opener left unproven is bounded above the top
-        if row.result is None:
-            assert row.second_level_bound is None or row.second_level_bound > limit
-        elif row.result.total is None and row.result.lower_bound is not None:
-            assert limit < row.result.lower_bound <= totals[row.opener]
+    assert chosen == {g for g, t in enumerate(totals) if t <= true_limit}
+    for result in searched:  # a search cut off at the cap proves a bound above the list
+        if result.total is None and result.lower_bound is not None:
+            assert limit < result.lower_bound <= totals[result.opener]
+    searched_ids = {r.opener for r in searched}
+    for opener, bound in bounds.items():  # every opener left alone is bounded above it
+        if opener not in known and opener not in searched_ids and bound is not None:
+            assert bound > limit
+
+
+@pytest.mark.parametrize("hard", MODES, ids=["normal", "hard"])
+def test_the_split_changes_no_result(hard):
+    one = certified_top("three-families", hard, 3, parts=1)
+    three = certified_top("three-families", hard, 3, parts=3)
+    assert one[0] == three[0] and one[3] == three[3]
+    by_opener = [
+        {r.opener: (r.total, r.lower_bound, r.nodes) for r in run[1]} for run in (one, three)
+    ]
+    assert by_opener[0] == by_opener[1]
 
 
 def test_stop_total():

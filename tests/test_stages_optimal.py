@@ -18,7 +18,7 @@ from pipeline.core.errors import PipelineError
 from pipeline.kernels.optimal_search import TREE_FIELDS
 from pipeline.stages.merge_optimal import merge_optimal
 from pipeline.stages.solve_optimal import solve_optimal
-from tests.artifact_set import optimal_jobs, shared_artifact_set
+from tests.artifact_set import Settings, optimal_jobs, shared_artifact_set
 from tests.test_optimal_search import BruteForce
 from tests.tree_check import check_tree
 
@@ -45,9 +45,12 @@ def test_every_stored_tree_is_valid_and_totals_its_row(artifacts):
     rows = store.read_openers(artifacts.optimal_openers).to_pylist()
     words = list(artifacts.words_list)
     answers = sorted(_answers(artifacts))
-    assert {(r["mode"], r["opener"]) for r in rows} == set(optimal_jobs(artifacts))
-    assert len(rows) == 2 * 20  # the default: top 20 of the ranking, both modes
+    # certified by default: a row for every word in both modes, the ranking's top 20 proven
+    assert {(r["mode"], r["opener"]) for r in rows} == {(m, w) for m in store.MODES for w in words}
+    assert set(optimal_jobs(artifacts)) <= {(r["mode"], r["opener"]) for r in rows if r["proven"]}
     for row in rows:
+        if row["total_guesses"] is None:
+            continue
         tree = store.read_tree(artifacts.optimal_trees, row["mode"], row["opener"])
         total = check_tree(
             tree_arrays(tree), words, answers, hard=row["mode"] == "hard", max_guesses=6
@@ -108,24 +111,37 @@ def test_an_opener_without_a_tree_in_time_is_a_proven_null_row(artifacts, tmp_pa
     assert store.read_part_tree(paths["tree"]).num_rows == 0
 
 
-def merge_into(artifacts, folder: Path, jobs) -> tuple[bytes, bytes]:
+def solved_jobs(artifacts) -> list[tuple[str, str]]:
+    """(mode, opener) of every solve_optimal part on disk (the first jobs and those of
+    the lowest bounds)."""
+    parts = sorted((artifacts.work / "optimal").glob("*/*.summary.parquet"))
+    return [(p.parent.name, p.name.split(".")[0]) for p in parts if p.parent.name in store.MODES]
+
+
+def merge_into(artifacts, folder: Path, jobs, screen) -> tuple[bytes, bytes]:
     folder.mkdir()
     out = {"optimal_openers": folder / "o.parquet", "optimal_trees": folder / "t.parquet"}
     merge_optimal(
         words=artifacts.words,
         summaries=[artifacts.optimal_part(m, o, "summary") for m, o in jobs],
         trees=[artifacts.optimal_part(m, o, "tree") for m, o in jobs],
+        screen_summaries=[artifacts.screen_part(m, p, "summary") for m, p in screen],
+        screen_trees=[artifacts.screen_part(m, p, "tree") for m, p in screen],
+        bounds=[artifacts.work / "optimal" / f"bounds-{m}.parquet" for m in store.MODES],
+        top=artifacts.settings.optimal_top,
+        certify=True,
         **out,
     )
     return out["optimal_openers"].read_bytes(), out["optimal_trees"].read_bytes()
 
 
 def test_the_merge_is_deterministic_bytes_in_any_part_order(artifacts, tmp_path):
-    jobs = optimal_jobs(artifacts)
+    jobs = solved_jobs(artifacts)
+    screen = [(m, p) for m in store.MODES for p in range(artifacts.settings.screen_parts)]
     shuffled = jobs[:]
     random.Random(5).shuffle(shuffled)
-    first = merge_into(artifacts, tmp_path / "a", jobs)
-    assert merge_into(artifacts, tmp_path / "b", shuffled) == first
+    first = merge_into(artifacts, tmp_path / "a", jobs, screen)
+    assert merge_into(artifacts, tmp_path / "b", shuffled, screen[::-1]) == first
     assert first == (artifacts.optimal_openers.read_bytes(), artifacts.optimal_trees.read_bytes())
     table = store.read_openers(artifacts.optimal_openers)
     keys = list(zip(table["mode"].to_pylist(), table["opener"].to_pylist(), strict=True))
@@ -134,7 +150,10 @@ def test_the_merge_is_deterministic_bytes_in_any_part_order(artifacts, tmp_path)
 
 def test_one_row_group_per_tree(artifacts):
     handle = store.parquet.open_file(artifacts.optimal_trees, store.TREES_SCHEMA)
-    assert handle.metadata.num_row_groups == len(optimal_jobs(artifacts))
+    table = store.read_openers(artifacts.optimal_openers)
+    assert handle.metadata.num_row_groups == sum(
+        t is not None for t in table["total_guesses"].to_pylist()
+    )
     mode, opener = optimal_jobs(artifacts)[-1]
     tree = store.read_tree(artifacts.optimal_trees, mode, opener)
     assert set(tree["opener"].to_pylist()) == {opener} and tree["node_id"][0].as_py() == 0
@@ -151,3 +170,39 @@ def test_an_unknown_opener_is_a_config_error(artifacts, tmp_path):
             words=artifacts.words, patterns=artifacts.matrix(), mode="normal", opener="xyzzy",
             max_guesses=6, summary=tmp_path / "s.parquet", tree=tmp_path / "t.parquet",
         )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def top_three(tmp_path_factory):
+    settings = Settings(optimal_top=3, screen_parts=2)
+    return shared_artifact_set(tmp_path_factory, "top-three", settings=settings, until="optimal")
+
+
+@pytest.mark.parametrize("mode", store.MODES)
+def test_the_certified_top_is_the_brute_force_top(top_three, mode):
+    """With K = 3 most words are bounded or screened, not proven outright: the rows marked
+    in_top are exactly the words whose brute-force optimum is at most the third best, and
+    every other row's lower bound lies between that total and its optimum."""
+    words = list(top_three.words_list)
+    answers = sorted(_answers(top_three))
+    brute = BruteForce(words, answers, mode == "hard")
+    optimum = {w: brute.opener(i, 6) for i, w in enumerate(words)}
+    limit = sorted(t for t in optimum.values() if t != float("inf"))[2]
+    table = store.read_openers(top_three.optimal_openers)
+    rows = table.filter(pc.equal(table["mode"], mode)).to_pylist()
+    assert {r["opener"] for r in rows} == set(words)
+    assert {r["opener"] for r in rows if r["in_top"]} == {
+        w for w, t in optimum.items() if t <= limit
+    }
+    for row in rows:
+        best = optimum[row["opener"]]
+        if row["in_top"]:
+            assert row["total_guesses"] == best
+            assert row["top_rank"] == 1 + sum(t < best for t in optimum.values())
+        elif row["proven"]:
+            assert row["total_guesses"] == (None if best == float("inf") else best)
+        else:
+            assert limit < row["lower_bound"] <= best
+        if row["partition_bound"] is not None:
+            assert row["partition_bound"] <= (row["second_level_bound"] or best) <= best
+    assert sum(not r["proven"] for r in rows) > 0, "some words must be left unproven"

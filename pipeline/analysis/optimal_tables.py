@@ -58,11 +58,10 @@ def summary_table(
     mode: str,
     words: Sequence[str],
     count_columns: int,
-    bounds: tuple[int | None, int | None] = (None, None),
 ) -> pa.Table:
     """One row of optimal_openers.parquet for one (mode, opener) search; n_1 ..
-    n_<count_columns> count the answers solved in exactly that many guesses. bounds: the
-    opener's (partition, second-level) bounds when computed."""
+    n_<count_columns> count the answers solved in exactly that many guesses (the bound
+    columns are filled in by merge_rows)."""
     n_answers = int(result.n_answers[0]) if len(result.n_answers) else None
     deepest_answer = None
     if result.total is not None:
@@ -81,8 +80,8 @@ def summary_table(
         **{f"n_{k + 1}": int(count) for k, count in enumerate(counts)},
         "max_guesses": result.deepest,
         "deepest_answer": deepest_answer,
-        "partition_bound": bounds[0],
-        "second_level_bound": bounds[1],
+        "partition_bound": None,
+        "second_level_bound": None,
         "in_top": False,
         "top_rank": None,
         "nodes": result.nodes,
@@ -91,27 +90,22 @@ def summary_table(
     return pa.Table.from_pylist([row])
 
 
-def bound_table(
-    mode: str, opener: int, words: Sequence[str], count_columns: int,
-    bounds: tuple[int | None, int | None], cap: int,
-) -> pa.Table:  # fmt: skip
-    """The row of an opener the screen did not search: its bound reached the cap (a null
-    second-level bound proves that no tree fits)."""
-    infeasible = bounds[1] is None
+def bound_row(bounds: dict, count_columns: int) -> dict:
+    """The row of an opener no search was needed for (a row of the bounds work file): its
+    bound exceeds the top list's last total, or proves that no tree fits."""
+    infeasible = bounds["second_level_bound"] is None
     reason = (
         "the second-level bound proves that no tree wins every answer within the guesses"
         if infeasible
-        else f"not searched: its lower bound is at least {cap}, above the certified top list"
+        else "not searched: its lower bound is above the certified top list's last total"
     )
-    row = {
-        "mode": mode, "opener": words[opener], "opener_id": opener, "total_guesses": None,
-        "mean_guesses": None, "proven": infeasible, "lower_bound": bounds[1],
-        "upper_bound": None, **{f"n_{k}": 0 for k in range(1, count_columns + 1)},
-        "max_guesses": None, "deepest_answer": None, "partition_bound": bounds[0],
-        "second_level_bound": bounds[1], "in_top": False, "top_rank": None, "nodes": 0,
+    return {
+        **bounds, "total_guesses": None, "mean_guesses": None, "proven": infeasible,
+        "lower_bound": bounds["second_level_bound"], "upper_bound": None,
+        **{f"n_{k}": 0 for k in range(1, count_columns + 1)}, "max_guesses": None,
+        "deepest_answer": None, "in_top": False, "top_rank": None, "nodes": 0,
         "reason": reason,
     }  # fmt: skip
-    return pa.Table.from_pylist([row])
 
 
 def tree_table(result: OptimalResult, mode: str, words: Sequence[str]) -> pa.Table:
@@ -140,31 +134,24 @@ def tree_table(result: OptimalResult, mode: str, words: Sequence[str]) -> pa.Tab
     )
 
 
-def merge_rows(proven: pa.Table, screened: pa.Table) -> pa.Table:
-    """The rows of optimal_openers.parquet, sorted by (mode, opener): the openers proven
-    first (with the bounds the screen computed for them) and the screen's other rows. A
-    (mode, opener) given twice by the proven rows, or by the screen, is an error."""
-    bounds = {}
-    for row in screened.to_pylist():
-        key = (row["mode"], row["opener"])
-        if key in bounds:
-            raise ValueError(f"two screen rows for {key}")
-        bounds[key] = row
-    rows = {}
-    for row in proven.to_pylist():
+def merge_rows(searched: pa.Table, bounds: pa.Table, count_columns: int) -> pa.Table:
+    """The rows of optimal_openers.parquet, sorted by (mode, opener): each searched
+    opener's row with its bounds, and a bound_row for every other opener of `bounds`. A
+    (mode, opener) searched twice is an error."""
+    rows: dict[tuple[str, str], dict] = {}
+    for row in searched.to_pylist():
         key = (row["mode"], row["opener"])
         if key in rows:
             raise ValueError(f"two parts hold the same (mode, opener) {key}")
-        if key in bounds:
-            screen_row = bounds.pop(key)
-            row["partition_bound"] = screen_row["partition_bound"]
-            row["second_level_bound"] = screen_row["second_level_bound"]
         rows[key] = row
-    for key, row in bounds.items():
+    for bound in bounds.to_pylist():
+        key = (bound["mode"], bound["opener"])
         if key in rows:
-            raise ValueError(f"the screen searched {key}, which was proven apart")
-        rows[key] = row
-    return pa.Table.from_pylist([rows[key] for key in sorted(rows)], schema=proven.schema)
+            rows[key]["partition_bound"] = bound["partition_bound"]
+            rows[key]["second_level_bound"] = bound["second_level_bound"]
+        else:
+            rows[key] = bound_row(bound, count_columns)
+    return pa.Table.from_pylist([rows[key] for key in sorted(rows)], schema=searched.schema)
 
 
 def certify_top(table: pa.Table, top: int) -> pa.Table:

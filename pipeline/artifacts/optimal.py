@@ -10,6 +10,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from pipeline.analysis.certified_top import lowest_bounded
 from pipeline.artifacts import parquet
 from pipeline.artifacts.parquet import described
 
@@ -119,6 +120,28 @@ TREES_SCHEMA = pa.schema(
 )
 
 
+BOUNDS_SCHEMA = pa.schema(
+    [
+        described("mode", pa.string(), "normal or hard"),
+        described("opener", pa.string(), "the first guess"),
+        described("opener_id", pa.int32(), "word_id of the first guess"),
+        *[OPENERS_SCHEMA.field(name) for name in ("partition_bound", "second_level_bound")],
+    ]
+)
+
+
+def write_bounds(table: pa.Table, path: Path, *, inputs: Mapping[str, Path],
+                 settings: Mapping[str, Any], built_from: Mapping[str, Path] | None = None,
+                 ) -> None:  # fmt: skip
+    """A work file of openers' lower bounds (a part, or one mode's merged bounds)."""
+    parquet.write_table(table, path, schema=BOUNDS_SCHEMA, inputs=inputs, settings=settings,
+                        built_from=built_from)  # fmt: skip
+
+
+def read_bounds(path: str | Path) -> pa.Table:
+    return parquet.read_table(path, BOUNDS_SCHEMA)
+
+
 def write_part(
     summary: pa.Table,
     tree: pa.Table,
@@ -181,3 +204,14 @@ def read_tree(path: str | Path, mode: str, opener: str) -> pa.Table:
 
     keep = pc.and_(pc.equal(table["mode"], mode), pc.equal(table["opener"], opener))
     return table.filter(keep)
+
+
+def lowest_openers(path: str | Path, proven: set[str], top: int | str) -> list[str]:
+    """The openers of a mode's bounds file to prove next: the `top` lowest-bounded ones
+    not in `proven` (ties by word id; see analysis.certified_top)."""
+    table = read_bounds(path).to_pydict()
+    words = dict(zip(table["opener_id"], table["opener"], strict=True))
+    bounds = dict(zip(table["opener_id"], table["second_level_bound"], strict=True))
+    done = {i for i, word in words.items() if word in proven}
+    count = len(words) if top == "all" else int(top)
+    return [words[i] for i in lowest_bounded(bounds, done, count)]

@@ -53,18 +53,24 @@ def merge_optimal(
     trees: Sequence[Path],
     screen_summaries: Sequence[Path] = (),
     screen_trees: Sequence[Path] = (),
+    bounds: Sequence[Path] = (),
     optimal_openers: Path,
     optimal_trees: Path,
     top: int | str = 0,
     certify: bool = False,
 ) -> None:
-    """The rows of the openers proven outright and of the screen, sorted by (mode,
-    opener), each tree one row group, so the split into jobs changes no byte; with
-    `certify`, each mode's certified top list is marked."""
-    rows, nodes = _read_parts(words, summaries, trees)
-    screen_rows, screen_nodes = _read_parts(words, screen_summaries, screen_trees)
+    """The rows of every searched opener, and with `certify` of every other allowed word
+    (its bounds), sorted by (mode, opener), each tree one row group, so the split into
+    jobs changes no byte; with `certify`, each mode's certified top list is marked."""
+    rows, nodes = _read_parts(words, [*summaries, *screen_summaries], [*trees, *screen_trees])
+    for path in bounds:
+        check_built_from(path, "words", words)
+    bound_rows = [r for path in bounds for r in store.read_bounds(path).to_pylist()]
     try:
-        table = merge_rows(_rows(rows), _rows(screen_rows))
+        table = merge_rows(
+            _rows(rows), pa.Table.from_pylist(bound_rows, schema=store.BOUNDS_SCHEMA),
+            store.MAX_GUESSES,
+        )  # fmt: skip
         if certify:
             count = len(set(table["opener"].to_pylist())) if top == "all" else int(top)
             table = certify_top(table, count)
@@ -73,8 +79,9 @@ def merge_optimal(
     inputs = {"words": words}
     inputs |= {f"summary_{i:04d}": path for i, path in enumerate(sorted(summaries))}
     inputs |= {f"tree_{i:04d}": path for i, path in enumerate(sorted(trees))}
+    inputs |= {f"bounds_{i:04d}": path for i, path in enumerate(bounds)}
     screen = {f"screen_{i:04d}": p for i, p in enumerate([*screen_summaries, *screen_trees])}
-    ordered = _trees_in_order(table, nodes + screen_nodes)
+    ordered = _trees_in_order(table, nodes)
     store.write_optimal(
         table, [t for t in ordered if t.num_rows], (optimal_openers, optimal_trees),
         inputs=inputs, settings={"top": top, "certify": certify}, built_from=screen,

@@ -1,5 +1,4 @@
-"""Stage of rule screen_openers: bound a share of the allowed words and prove those
-whose bound does not exclude them from the certified top list."""
+"""Stage of rule screen_openers: search the openers the stop rule cannot exclude."""
 
 from __future__ import annotations
 
@@ -10,33 +9,23 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.analysis.optimal_tables import bound_table, summary_table, tree_table
+from pipeline.analysis.certified_top import contenders, deal, stop_total
+from pipeline.analysis.optimal_tables import summary_table, tree_table
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import check_built_from
-from pipeline.core.errors import PipelineError
-from pipeline.kernels.optimal_search.screen import screen_openers as screen
-from pipeline.kernels.optimal_search.screen import stop_total
+from pipeline.kernels.optimal_search import solve_openers
+from pipeline.stages.bound_openers import proven_totals, top_count
 
 log = logging.getLogger(__name__)
-
-
-def proven_first(summaries: Sequence[Path], words: Path, mode: str) -> dict[str, int | None]:
-    """Opener -> proven total (None: no tree) of the openers proven outright, in `mode`."""
-    totals: dict[str, int | None] = {}
-    for path in summaries:
-        check_built_from(path, "words", words)
-        for row in store.read_part_summary(path).to_pylist():
-            if row["mode"] == mode and row["proven"]:
-                totals[row["opener"]] = row["total_guesses"]
-    return totals
 
 
 def screen_openers(
     *,
     words: Path,
     patterns: Sequence[Path],
+    bounds: Path,
     proven: Sequence[Path],
     summary: Path,
     tree: Path,
@@ -46,42 +35,36 @@ def screen_openers(
     top: int | str,
     max_guesses: int,
 ) -> None:
-    """Words k with k mod parts == part: each gets its bounds, and a search below the cap
-    (the top-th best total proven outright, plus one) where its bound is below the cap.
-    The openers proven outright only get their bounds (merge_optimal joins them)."""
-    if not 0 <= part < parts:
-        raise PipelineError(f"screen part {part} is not in 0..{parts - 1}")
+    """T1 from every opener proven so far; the unproven openers bounded at most T1 are
+    dealt out over the parts, and each of this part's is searched below T1 + 1, from an
+    empty memo (so its result does not depend on the split)."""
     index = words_artifact.read_word_index(words)
+    check_built_from(bounds, "words", words)
+    table = store.read_bounds(bounds).to_pydict()
     matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
-    known = proven_first(proven, words, mode)
-    k = len(index.words) if top == "all" else int(top)
-    limit = stop_total(list(known.values()), k)
-    cap = None if limit is None else limit + 1
-    openers = range(part, len(index.words), parts)
+    totals = proven_totals(proven, words, mode)
+    limit = stop_total(totals.values(), top_count(top, len(index.words)))
+    done = {index.word_id(word) for word in totals}
+    lower = dict(zip(table["opener_id"], table["second_level_bound"], strict=True))
+    mine = deal(contenders(lower, done, limit), part, parts)
     started = time.process_time()
-    rows, trees, searched = [], [], 0
-    for screened in screen(
-        matrix.full(), index.answer_rows, index.encoded, openers,
-        hard=mode == "hard", max_guesses=max_guesses, cap=cap,
+    rows, trees = [], []
+    for result in solve_openers(
+        matrix.full(), index.answer_rows, index.encoded, mine, hard=mode == "hard",
+        max_guesses=max_guesses, cutoff=None if limit is None else limit + 1, independent=True,
     ):  # fmt: skip
-        bounds = (screened.partition_bound, screened.second_level_bound)
-        word = index.words[screened.opener]
-        if word in known or screened.result is None:
-            rows.append(bound_table(mode, screened.opener, index.words, store.MAX_GUESSES,
-                                    bounds, cap or 0))  # fmt: skip
-            continue
-        searched += 1
-        rows.append(summary_table(screened.result, mode, index.words, store.MAX_GUESSES, bounds))
-        trees.append(tree_table(screened.result, mode, index.words))
-    log.info("%s mode, part %d/%d: %d openers bounded, %d searched below the cap %s, "
-             "%.1f CPU s", mode, part, parts, len(rows), searched, cap,
+        rows += summary_table(result, mode, index.words, store.MAX_GUESSES).to_pylist()
+        trees += tree_table(result, mode, index.words).to_pylist()
+    proven_here = sum(row["total_guesses"] is not None for row in rows)
+    log.info("%s mode, part %d/%d: %d openers searched below %s (%d proven there), %.1f CPU s",
+             mode, part, parts, len(mine), None if limit is None else limit + 1, proven_here,
              time.process_time() - started)  # fmt: skip
     store.write_part(
-        pa.Table.from_pylist([r for t in rows for r in t.to_pylist()], schema=store.OPENERS_SCHEMA),
-        pa.Table.from_pylist([r for t in trees for r in t.to_pylist()], schema=store.TREES_SCHEMA),
+        pa.Table.from_pylist(rows, schema=store.OPENERS_SCHEMA),
+        pa.Table.from_pylist(trees, schema=store.TREES_SCHEMA),
         (summary, tree),
-        inputs={"words": words, "patterns": patterns[0],
-                **{f"proven_{i:04d}": p for i, p in enumerate(proven)}},
-        settings={"mode": mode, "part": part, "parts": parts, "cap": cap,
+        inputs={"words": words, "patterns": patterns[0], "bounds": bounds,
+                **{f"proven_{i:04d}": p for i, p in enumerate(sorted(proven))}},
+        settings={"mode": mode, "part": part, "parts": parts, "limit": limit,
                   "max_guesses": max_guesses},
     )  # fmt: skip

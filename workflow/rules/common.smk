@@ -12,6 +12,7 @@ from pipeline.analysis.play_units import play_units
 from pipeline.artifacts import catalog, seal
 from pipeline.artifacts.datapackage import published_config
 from pipeline.artifacts.openers import ranked_words
+from pipeline.artifacts.optimal import lowest_openers
 from pipeline.artifacts.patterns import MATRICES, chunk_count
 from pipeline.core.errors import PipelineError
 from pipeline.editions import edition_settings, edition_sources, enabled_editions
@@ -192,11 +193,11 @@ def get_opener_parts(wildcards):
     return sealed(*parts, catalog.PRIOR_PART.format(wordlist=allowed_of(wildcards.edition)))
 
 
-def optimal_jobs(edition):
-    """(mode, opener) of every solve_optimal job, modes in config order: the top of the
-    answers-mode ranking, then the named openers. openers.parquet is a checkpoint, so this
-    waits until it is built (see get_final_outputs); it is the only checkpoint asked
-    here, and its answers mode lists every word of the index, best first."""
+def first_jobs(edition):
+    """(mode, opener) of the solve_optimal jobs that come first: the top of the
+    answers-mode ranking, then the named openers, in every mode (config order).
+    openers.parquet is a checkpoint, so this waits until it is built (see
+    get_final_outputs); its answers mode lists every word of the index, best first."""
     settings = edition_settings(config, edition, "optimal")
     openers, openers_seal = checkpoints.rank_openers.get(edition=edition).output.openers
     for file in (openers, openers_seal):
@@ -204,12 +205,28 @@ def optimal_jobs(edition):
             pass
     try:
         ranking = ranked_words(openers, "answers")
-        chosen = select_openers(
-            ranking, range(len(ranking)), settings["top"], settings["openers"]
-        )
+        chosen = select_openers(ranking, range(len(ranking)), settings["top"], settings["openers"])
     except PipelineError as error:
         stop(edition_error(edition, error))
     return [(mode, opener) for mode in settings["modes"] for opener in chosen]
+
+
+def optimal_jobs(edition):
+    """(mode, opener) of every solve_optimal job: the first ones and, when the edition
+    certifies its top list, per mode the top-K openers by lower bound not among them (the
+    merge_bounds checkpoint of the mode)."""
+    jobs = first_jobs(edition)
+    settings = edition_settings(config, edition, "optimal")
+    if not settings["certify"]:
+        return jobs
+    for mode in settings["modes"]:
+        bounds, bounds_seal = checkpoints.merge_bounds.get(edition=edition, mode=mode).output.bounds
+        for file in (bounds, bounds_seal):
+            with file.open("rb"):
+                pass
+        proven = {opener for m, opener in jobs if m == mode}
+        jobs += [(mode, opener) for opener in lowest_openers(bounds, proven, settings["top"])]
+    return jobs
 
 
 def edition_error(edition, error):
@@ -221,6 +238,19 @@ def edition_error(edition, error):
     if "optimal" in config["editions"][edition]:
         return text.replace("config: optimal.", f"config: editions.{edition}.optimal.", 1)
     return text
+
+
+def get_first_parts(wildcards):
+    """The summary parts of the first solve_optimal jobs (bound_openers' cap)."""
+    jobs = first_jobs(wildcards.edition)
+    return sealed(*[catalog.OPTIMAL_SUMMARY.format(edition=wildcards.edition, mode=m, opener=o)
+                    for m, o in jobs])  # fmt: skip
+
+
+def get_bound_parts(wildcards):
+    count = config["optimal"]["screen_parts"]
+    return sealed(*[catalog.BOUNDS_PART.format(edition=wildcards.edition, mode=wildcards.mode,
+                                               part=p) for p in range(count)])  # fmt: skip
 
 
 def get_optimal_parts(pattern):

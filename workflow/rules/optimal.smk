@@ -32,6 +32,57 @@ rule solve_optimal:
         "../scripts/solve_optimal.py"
 
 
+rule bound_openers:
+    wildcard_constraints:
+        mode="normal|hard",
+        part=r"\d+",
+    input:
+        words=sealed(catalog.WORDS),
+        patterns=get_answer_matrix,
+        proven=get_first_parts,
+    output:
+        bounds=sealed(catalog.BOUNDS_PART),
+    params:
+        code("pipeline.stages.bound_openers"),
+        mode=lambda wildcards: wildcards.mode,
+        part=lambda wildcards: int(wildcards.part),
+        parts=config["optimal"]["screen_parts"],
+        top=lambda wildcards: optimal_setting(wildcards.edition, "top"),
+        max_guesses=config["optimal"]["max_guesses"],
+    threads: 1
+    resources:
+        mem_mb=1500,
+    message:
+        JOB_MESSAGE
+    log:
+        "logs/bound_openers/{edition}/{mode}-{part}.log",
+    benchmark:
+        "logs/benchmarks/bound_openers/{edition}/{mode}-{part}.tsv"
+    script:
+        "../scripts/bound_openers.py"
+
+
+checkpoint merge_bounds:
+    wildcard_constraints:
+        mode="normal|hard",
+    input:
+        words=sealed(catalog.WORDS),
+        parts=get_bound_parts,
+    output:
+        bounds=sealed(catalog.BOUNDS),
+    params:
+        code("pipeline.stages.merge_bounds"),
+        mode=lambda wildcards: wildcards.mode,
+    message:
+        JOB_MESSAGE
+    log:
+        "logs/merge_bounds/{edition}/{mode}.log",
+    benchmark:
+        "logs/benchmarks/merge_bounds/{edition}/{mode}.tsv"
+    script:
+        "../scripts/merge_bounds.py"
+
+
 rule screen_openers:
     wildcard_constraints:
         mode="normal|hard",
@@ -39,6 +90,7 @@ rule screen_openers:
     input:
         words=sealed(catalog.WORDS),
         patterns=get_answer_matrix,
+        bounds=sealed(catalog.BOUNDS),
         proven=get_optimal_parts(catalog.OPTIMAL_SUMMARY),
     output:
         summary=sealed(catalog.SCREEN_SUMMARY),
@@ -70,6 +122,7 @@ rule merge_optimal:
         trees=get_optimal_parts(catalog.OPTIMAL_TREE),
         screen_summaries=get_screen_parts(catalog.SCREEN_SUMMARY),
         screen_trees=get_screen_parts(catalog.SCREEN_TREE),
+        bounds=get_screen_parts(catalog.BOUNDS),
     output:
         optimal_openers=sealed(catalog.OPTIMAL_OPENERS),
         optimal_trees=sealed(catalog.OPTIMAL_TREES),

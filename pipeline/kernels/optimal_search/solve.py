@@ -33,7 +33,7 @@ from pipeline.kernels.feedback import feedback_matrix
 from pipeline.kernels.optimal_search import context, recursion
 from pipeline.kernels.optimal_search.context import build_context
 from pipeline.kernels.optimal_search.hard_state import child_state, filter_allowed
-from pipeline.kernels.optimal_search.memo import MAX_REM
+from pipeline.kernels.optimal_search.memo import MAX_REM, clear_memo
 from pipeline.kernels.optimal_search.tuning import flags_without
 
 # Longest words the search takes: every length the word index accepts.
@@ -163,6 +163,7 @@ def solve_openers(
     top_k: int | None = None,
     cutoff: int | None = None,
     running_cutoff: bool = False,
+    independent: bool = False,
     off: Collection[str] = (),
 ) -> Iterator[OptimalResult]:
     """solve_opener for each opener in turn, sharing one memo: node values do not depend on
@@ -170,6 +171,8 @@ def solve_openers(
 
     running_cutoff: search each opener only below (best total so far) + 1 (and cutoff), so
     an opener that neither beats nor ties the best so far costs just its refutation.
+    independent: empty the memo before each opener, so that every result (its bound when
+    cut off, its node count) depends on the opener alone, not on the batch it is in.
     """
     matrix, answer_rows, encoded = check_inputs(
         matrix, answer_rows, encoded, max_guesses, top_k, cutoff
@@ -181,6 +184,8 @@ def solve_openers(
     for opener in openers:
         if not 0 <= int(opener) < matrix.shape[0]:
             raise ValueError(f"opener must be a word row in 0..{matrix.shape[0] - 1}, got {opener}")
+        if independent:
+            clear_memo(ctx.memo)
         result = solve_one(ctx, matrix, encoded, int(opener), limit, started)
         if running_cutoff and result.total is not None:
             limit = min(limit, result.total + 1)

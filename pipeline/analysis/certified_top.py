@@ -1,0 +1,53 @@
+"""Which openers the certified top list needs proven, and the list itself.
+
+The stop rule: once K openers are proven, T (the K-th best proven total) is an upper bound
+on the K-th best total of all; an opener whose proven lower bound exceeds T cannot be in
+the top K, so it needs no search. The optimal stage applies it in three steps: the best K
+of the two-step ranking are proven (T0); every allowed word is bounded (exact below
+T0 + 1); the K lowest-bounded openers not yet proven are proven (T1 <= T0); and every
+opener still unproven whose bound is at most T1 is searched with the cutoff T1 + 1, which
+proves its total when that is at most T1 and else a lower bound above it. Ties at T are
+in the list; each value depends only on the inputs, never on how the work was split.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+
+def stop_total(totals: Collection[int | None], top: int) -> int | None:
+    """T of the stop rule: the top-th best proven total, or the worst proven one when
+    fewer than top openers have a tree (None when none has)."""
+    feasible = sorted(t for t in totals if t is not None)
+    if not feasible:
+        return None
+    return feasible[min(top, len(feasible)) - 1]
+
+
+def lowest_bounded(
+    bounds: Mapping[int, int | None], proven: Collection[int], top: int
+) -> list[int]:
+    """The `top` openers with the lowest bounds that are not proven yet (ties by word id;
+    a None bound proves that no tree fits, so such an opener is never chosen)."""
+    open_ = sorted((b, o) for o, b in bounds.items() if b is not None and o not in proven)
+    return [opener for _, opener in open_[:top]]
+
+
+def contenders(bounds: Mapping[int, int | None], proven: Collection[int], limit: int | None
+               ) -> list[int]:  # fmt: skip
+    """The unproven openers whose bound does not exceed `limit` (every one with a bound
+    when limit is None), by bound, then word id: those the stop rule must search."""
+    chosen = sorted(
+        (b, o)
+        for o, b in bounds.items()
+        if b is not None and o not in proven and (limit is None or b <= limit)
+    )
+    return [opener for _, opener in chosen]
+
+
+def deal(items: Sequence[int], part: int, parts: int) -> list[int]:
+    """Part `part` of `parts`: items part, part + parts, ... (the work of similar items
+    spreads evenly)."""
+    if not 0 <= part < parts:
+        raise ValueError(f"part {part} is not in 0..{parts - 1}")
+    return list(items[part::parts])

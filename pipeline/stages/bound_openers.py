@@ -1,0 +1,81 @@
+"""Stage of rule bound_openers: lower bounds of a share of the allowed words as openers."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from pipeline.analysis.certified_top import deal, stop_total
+from pipeline.artifacts import optimal as store
+from pipeline.artifacts import patterns as patterns_artifact
+from pipeline.artifacts import words as words_artifact
+from pipeline.artifacts.seal import check_built_from
+from pipeline.kernels.optimal_search.bounds import opener_bounds
+from pipeline.kernels.optimal_search.context import INF
+
+log = logging.getLogger(__name__)
+
+
+def proven_totals(summaries: Sequence[Path], words: Path, mode: str) -> dict[str, int | None]:
+    """Opener -> proven total (None: no tree) of the openers proven so far, in `mode`."""
+    totals: dict[str, int | None] = {}
+    for path in summaries:
+        check_built_from(path, "words", words)
+        for row in store.read_part_summary(path).to_pylist():
+            if row["mode"] == mode and row["proven"]:
+                totals[row["opener"]] = row["total_guesses"]
+    return totals
+
+
+def top_count(top: int | str, n_words: int) -> int:
+    """K of config optimal.top ("all": every word)."""
+    return n_words if top == "all" else int(top)
+
+
+def bound_openers(
+    *,
+    words: Path,
+    patterns: Sequence[Path],
+    proven: Sequence[Path],
+    bounds: Path,
+    mode: str,
+    part: int,
+    parts: int,
+    top: int | str,
+    max_guesses: int,
+) -> None:
+    """Words k with k mod parts == part: both bounds, the second exact below the cap (one
+    more than T of the openers proven so far, the two-step ranking's best)."""
+    index = words_artifact.read_word_index(words)
+    matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
+    limit = stop_total(
+        proven_totals(proven, words, mode).values(), top_count(top, len(index.words))
+    )
+    cap = None if limit is None else limit + 1
+    openers = np.array(deal(range(len(index.words)), part, parts), dtype=np.int64)
+    started = time.process_time()
+    first, second = opener_bounds(
+        matrix.full(), index.answer_rows, index.encoded, openers,
+        hard=mode == "hard", max_guesses=max_guesses, cap=cap,
+    )  # fmt: skip
+    log.info("%s mode, part %d/%d: %d openers bounded below the cap %s in %.1f CPU s",
+             mode, part, parts, len(openers), cap, time.process_time() - started)  # fmt: skip
+    table = pa.table({
+        "mode": [mode] * len(openers),
+        "opener": [index.words[o] for o in openers.tolist()],
+        "opener_id": pa.array(openers, pa.int32()),
+        "partition_bound": pa.array(first, pa.int64(), mask=first >= INF),
+        "second_level_bound": pa.array(second, pa.int64(), mask=second >= INF),
+    })  # fmt: skip
+    store.write_bounds(
+        table, bounds,
+        inputs={"words": words, "patterns": patterns[0],
+                **{f"proven_{i:04d}": p for i, p in enumerate(sorted(proven))}},
+        settings={"mode": mode, "part": part, "parts": parts, "cap": cap,
+                  "max_guesses": max_guesses},
+    )  # fmt: skip
