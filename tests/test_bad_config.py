@@ -18,6 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.workflow_checks import config_problem
+from tests.conftest import FIXTURE_ALLOWED
 from tests.workflow_helpers import EDITION, make_checkout, snakemake
 
 SCHEMA = Path(__file__).resolve().parents[1] / "workflow" / "schemas" / "config.schema.yaml"
@@ -104,6 +105,19 @@ CONFIG_CASES = {
         "solver.strategies[0].name: is required here but missing",
     ),
     "no strategies": (strategies(), "solver.strategies: [] should be non-empty"),
+    "optimal top zero": ({"optimal": {"top": 0}}, "optimal.top: 0 is less than the minimum of 1"),
+    "optimal top negative": (
+        {"optimal": {"top": -2}},
+        "optimal.top: -2 is less than the minimum of 1",
+    ),
+    "optimal top a word": (
+        {"optimal": {"top": "many"}},
+        "optimal.top: 'many' is not valid under any of the given schemas",
+    ),
+    "optimal openers_top, the old name": (
+        {"optimal": {"openers_top": 5}},
+        "optimal.openers_top: unknown key (allowed here: certify, max_guesses, modes,",
+    ),
     "deadline zero": (
         {"download": {"deadline": 0}},
         "download.deadline: 0 is less than or equal to the minimum of 0",
@@ -368,6 +382,21 @@ def test_a_key_that_is_not_printable_is_quoted(key, shown):
 def test_the_shipped_config_is_valid():
     config = yaml.safe_load((SCHEMA.parents[2] / "config.yaml").read_text()) or {}
     assert config_problem(config, SCHEMA) is None
+
+
+@pytest.mark.slow
+def test_a_top_list_longer_than_the_word_index_stops_before_any_search(tmp_path):
+    """optimal.top is checked where the word index is first read, like opener names."""
+    checkout = make_checkout(tmp_path / "c", optimal={"top": 500})
+    result = snakemake(checkout, check=False)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    refused = [line for line in result.stderr.splitlines() if line.startswith("config: ")]
+    assert refused[0] == (
+        f"config: optimal.top: 500 is not in 1..{len(set(FIXTURE_ALLOWED))} (the allowed "
+        'words), nor "all"'
+    )
+    assert not (checkout / "data" / "derived" / EDITION / "openers.parquet").exists()
 
 
 @pytest.mark.slow
