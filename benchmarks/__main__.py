@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             bench_kernels(derived, workdir / COMMONNESS, args.threads)
         if args.section in ("optimal", "all"):
             bench_certify(workdir, EDITION)
-            bench_optimal(mirror.resolve(), workdir)
+            bench_optimal(mirror.resolve())
         if args.section in ("assistant", "all"):
             bench_assistant(workdir / "data" / "derived" / EDITION)
         if args.section in ("scaling", "all"):

@@ -119,13 +119,10 @@ def selby(binary: Path, data: Path, mode: str, opener: str, cpu_limit: float) ->
     }
 
 
-def bench_optimal(data: Path, workdir: Path, cpu_limit: float = 600) -> None:
-    """Section `optimal`: the two searches the targets name, each in its own process, then
-    the wall time of the default optimal stage (every solve_optimal job and the merge) at
-    --cores 2 in `workdir`, where everything up to the optimal trees is already built."""
-    from benchmarks import scaling
+def bench_optimal(data: Path, cpu_limit: float = 600) -> None:
+    """Section `optimal`, after benchmarks.certify timed the whole stage: the two searches
+    the targets name, each in its own process."""
     from benchmarks.kernels import report
-    from pipeline.artifacts import catalog
 
     print("optimal: proven-optimal trees on the real lists (one process per search)")
     for mode, opener, target in (("normal", "tarse", "(target <= 10)"), ("hard", "salet", "")):
@@ -137,11 +134,6 @@ def bench_optimal(data: Path, workdir: Path, cpu_limit: float = 600) -> None:
                "s", target)  # fmt: skip
         report(f"{opener}, {mode} mode: nodes searched", row["nodes"], "")
         report(f"{opener}, {mode} mode: peak memory", row["peak_rss_mb"], "MB", "(target < 2000)")
-    started = time.perf_counter()
-    output = catalog.OPTIMAL_OPENERS.format(edition="nyt2022")  # the reference edition
-    scaling.snakemake(workdir, output, "--cores", "2", "--forcerun", "solve_optimal")
-    report("default optimal stage, --cores 2 (wall)", time.perf_counter() - started, "s",
-           "(target <= 240)")  # fmt: skip
 
 
 def main() -> None:
