@@ -206,3 +206,41 @@ def test_the_certified_top_is_the_brute_force_top(top_three, mode):
         if row["partition_bound"] is not None:
             assert row["partition_bound"] <= (row["second_level_bound"] or best) <= best
     assert sum(not r["proven"] for r in rows) > 0, "some words must be left unproven"
+
+
+@pytest.fixture(scope="module")
+def no_tree(tmp_path_factory):
+    settings = Settings(optimal_top=3, screen_parts=2, max_guesses=1)
+    return shared_artifact_set(tmp_path_factory, "no-tree", settings=settings, until="optimal")
+
+
+def test_a_mode_with_no_winning_opener_has_an_empty_top_list(no_tree):
+    """One guess cannot win every answer: every word's row proves it (by a search or by
+    its bound), none is in the top list, and the stage completes."""
+    rows = store.read_openers(no_tree.optimal_openers).to_pylist()
+    assert len(rows) == 2 * len(no_tree.words_list)
+    for row in rows:
+        assert row["proven"] and row["total_guesses"] is None and not row["in_top"], row
+        assert "no tree wins every answer" in row["reason"]
+
+
+@pytest.fixture(scope="module")
+def every_opener(tmp_path_factory):
+    settings = Settings(optimal_top="all", screen_parts=2)
+    return shared_artifact_set(tmp_path_factory, "every-opener", settings=settings,
+                               until="optimal")  # fmt: skip
+
+
+def test_top_all_proves_every_word_and_lists_every_one_with_a_tree(every_opener, artifacts):
+    rows = store.read_openers(every_opener.optimal_openers).to_pylist()
+    assert len(rows) == 2 * len(every_opener.words_list)
+    assert all(row["proven"] for row in rows)
+    assert all(row["in_top"] == (row["total_guesses"] is not None) for row in rows)
+    # the default run's certified rows agree with the all-proven run
+    default = {
+        (r["mode"], r["opener"]): r
+        for r in store.read_openers(artifacts.optimal_openers).to_pylist()
+    }
+    for row in rows:
+        if default[row["mode"], row["opener"]]["proven"]:
+            assert default[row["mode"], row["opener"]]["total_guesses"] == row["total_guesses"]
