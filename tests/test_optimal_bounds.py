@@ -141,3 +141,34 @@ def test_stop_total():
     assert stop_total([5, None, 3, 9], 2) == 5
     assert stop_total([5, None], 3) == 5
     assert stop_total([None], 1) is None
+
+
+def _row(opener, total, proven=True, lower=None):
+    return {"mode": "normal", "opener": opener, "total_guesses": total, "proven": proven,
+            "lower_bound": total if total is not None else lower, "in_top": False,
+            "top_rank": None}  # fmt: skip
+
+
+def test_certify_top_marks_ties_and_refuses_an_unbounded_row():
+    import pyarrow as pa
+
+    from pipeline.analysis.certified_top import certify_top
+    from pipeline.artifacts.optimal import OPENERS_SCHEMA
+
+    names = ("mode", "opener", "total_guesses", "proven", "lower_bound", "in_top", "top_rank")
+    schema = pa.schema([OPENERS_SCHEMA.field(name) for name in names])
+
+    rows = [_row("a", 10), _row("b", 12), _row("c", 12), _row("d", 15), _row("e", None),
+            _row("f", None, proven=False, lower=13)]  # fmt: skip
+    marked = certify_top(pa.Table.from_pylist(rows, schema=schema), 2).to_pylist()
+    assert [(r["opener"], r["in_top"], r["top_rank"]) for r in marked] == [
+        ("a", True, 1),
+        ("b", True, 2),
+        ("c", True, 2),
+        ("d", False, None),
+        ("e", False, None),
+        ("f", False, None),
+    ]
+    loose = rows[:-1] + [_row("f", None, proven=False, lower=12)]
+    with pytest.raises(ValueError, match="f is neither proven nor bounded above 12"):
+        certify_top(pa.Table.from_pylist(loose, schema=schema), 2)

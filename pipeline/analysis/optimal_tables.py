@@ -154,30 +154,6 @@ def merge_rows(searched: pa.Table, bounds: pa.Table, count_columns: int) -> pa.T
     return pa.Table.from_pylist([rows[key] for key in sorted(rows)], schema=searched.schema)
 
 
-def certify_top(table: pa.Table, top: int) -> pa.Table:
-    """Mark each mode's certified top list (in_top, top_rank): the proven totals at most
-    the top-th best, ties included (every proven total when fewer). It is certified only
-    when every other row is bounded above that total; a row that is not is an error."""
-    rows = table.to_pylist()
-    for mode in dict.fromkeys(row["mode"] for row in rows):
-        of_mode = [row for row in rows if row["mode"] == mode]
-        totals = sorted(row["total_guesses"] for row in of_mode if row["total_guesses"] is not None)
-        if not totals:
-            continue
-        limit = totals[min(top, len(totals)) - 1]
-        for row in of_mode:
-            total = row["total_guesses"]
-            if total is not None and total <= limit:
-                row["in_top"] = True
-                row["top_rank"] = 1 + sum(t < total for t in totals)
-            elif not row["proven"] and (row["lower_bound"] is None or row["lower_bound"] <= limit):
-                raise ValueError(
-                    f"{mode} mode: {row['opener']} is neither proven nor bounded above "
-                    f"{limit}, the top list's last total: the top list is not certified"
-                )
-    return pa.Table.from_pylist(rows, schema=table.schema)
-
-
 def best_opener(modes: Sequence[str], openers: Sequence[str], totals: Sequence, proven: Sequence,
                 mode: str) -> tuple[str, int] | None:  # fmt: skip
     """(opener, total) of the best proven opener of a mode (least total, then the opener's

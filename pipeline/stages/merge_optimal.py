@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.analysis.optimal_tables import certify_top, merge_rows
+from pipeline.analysis.certified_top import certify_top
+from pipeline.analysis.optimal_tables import merge_rows
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts.seal import check_built_from
 from pipeline.core.errors import PipelineError
