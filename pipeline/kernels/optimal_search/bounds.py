@@ -29,7 +29,6 @@ from pipeline.kernels.optimal_search.partition import (
     class_stats,
     gather_replies,
     sort_by_size,
-    split_by_reply,
 )
 from pipeline.kernels.optimal_search.recursion import _enter_class, _partition, _static_bounds
 from pipeline.kernels.optimal_search.scan import node_allowed, trivial_value
@@ -41,19 +40,9 @@ from pipeline.kernels.optimal_search.tuning import ALL_ON, REPLY_BLOCK
 def _unsplit_classes(ctx, answers, guess, enough) -> int:
     """How many classes of `guess` with 3 or more answers no candidate of theirs splits
     into singletons (each costs one more than the guess bound says), up to `enough`."""
-    k = split_by_reply(
-        ctx.m[guess],
-        answers,
-        ctx.cls_size[1],
-        ctx.cls_start[1],
-        ctx.cls_list[1],
-        ctx.cls_n[1],
-        ctx.cnt,
-        ctx.part[1],
-    )
-    ctx.cls_n[1] = k
+    _partition(ctx, 1, answers, guess)
     extra = 0
-    for i in range(k):
+    for i in range(ctx.cls_n[1]):
         p = ctx.cls_list[1, i]
         c = ctx.cls_size[1, p]
         if c < 3:
