@@ -90,7 +90,8 @@ TABLES = (
     ),
     Table(
         optimal.OPENERS_FILE,
-        "Proven-optimal decision trees, one row per (mode, opener), sorted by mode, then opener.",
+        "Every allowed word as an opener, one row per (mode, opener), sorted by mode, then "
+        "opener: proven-optimal totals, lower bounds, and the certified top list (in_top).",
         optimal.OPENERS_SCHEMA,
     ),
     Table(

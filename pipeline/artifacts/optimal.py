@@ -1,4 +1,5 @@
-"""Proven-optimal strategies: `optimal_openers.parquet` (one row per mode and opener) and
+"""Proven-optimal strategies: `optimal_openers.parquet` (one row per mode and opener: every
+allowed word when the top list is certified, with its bounds) and
 `optimal_trees.parquet` (one row per node of one optimal decision tree per mode and
 opener), and the per-job part files they are merged from."""
 
