@@ -610,6 +610,7 @@ def solve_optimal_jobs(result: ArtifactSet, words: Path, patterns: list[Path]) -
         optimal_trees=result.optimal_trees,
         top=settings.optimal_top,
         certify=settings.certify,
+        max_guesses=settings.max_guesses,
     )  # fmt: skip
 
 

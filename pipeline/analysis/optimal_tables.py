@@ -90,12 +90,14 @@ def summary_table(
     return pa.Table.from_pylist([row])
 
 
-def bound_row(bounds: dict, count_columns: int) -> dict:
+def bound_row(bounds: dict, count_columns: int, max_guesses: int) -> dict:
     """The row of an opener no search was needed for (a row of the bounds work file): its
-    bound exceeds the top list's last total, or proves that no tree fits."""
+    bound exceeds the top list's last total, or proves that no tree fits (the reason then
+    reads as the search's own)."""
     infeasible = bounds["second_level_bound"] is None
     reason = (
-        "the second-level bound proves that no tree wins every answer within the guesses"
+        f"no tree wins every answer within {max_guesses} guesses in {bounds['mode']} mode "
+        "(its lower bound proves it)"
         if infeasible
         else "not searched: its lower bound is above the certified top list's last total"
     )
@@ -134,7 +136,9 @@ def tree_table(result: OptimalResult, mode: str, words: Sequence[str]) -> pa.Tab
     )
 
 
-def merge_rows(searched: pa.Table, bounds: pa.Table, count_columns: int) -> pa.Table:
+def merge_rows(
+    searched: pa.Table, bounds: pa.Table, count_columns: int, max_guesses: int
+) -> pa.Table:
     """The rows of optimal_openers.parquet, sorted by (mode, opener): each searched
     opener's row with its bounds, and a bound_row for every other opener of `bounds`. A
     (mode, opener) searched twice is an error."""
@@ -150,7 +154,7 @@ def merge_rows(searched: pa.Table, bounds: pa.Table, count_columns: int) -> pa.T
             rows[key]["partition_bound"] = bound["partition_bound"]
             rows[key]["second_level_bound"] = bound["second_level_bound"]
         else:
-            rows[key] = bound_row(bound, count_columns)
+            rows[key] = bound_row(bound, count_columns, max_guesses)
     return pa.Table.from_pylist([rows[key] for key in sorted(rows)], schema=searched.schema)
 
 

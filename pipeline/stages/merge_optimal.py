@@ -59,6 +59,7 @@ def merge_optimal(
     optimal_trees: Path,
     top: int | str = 0,
     certify: bool = False,
+    max_guesses: int = store.MAX_GUESSES,
 ) -> None:
     """The rows of every searched opener, and with `certify` of every other allowed word
     (its bounds), sorted by (mode, opener), each tree one row group, so the split into
@@ -70,7 +71,7 @@ def merge_optimal(
     try:
         table = merge_rows(
             _rows(rows), pa.Table.from_pylist(bound_rows, schema=store.BOUNDS_SCHEMA),
-            store.MAX_GUESSES,
+            store.MAX_GUESSES, max_guesses,
         )  # fmt: skip
         if certify:
             count = len(set(table["opener"].to_pylist())) if top == "all" else int(top)

@@ -130,6 +130,7 @@ rule merge_optimal:
         code("pipeline.stages.merge_optimal"),
         top=lambda wildcards: optimal_setting(wildcards.edition, "top"),
         certify=lambda wildcards: optimal_setting(wildcards.edition, "certify"),
+        max_guesses=config["optimal"]["max_guesses"],
     message:
         JOB_MESSAGE
     log:
