@@ -16,6 +16,13 @@ from collections.abc import Collection, Mapping, Sequence
 
 import pyarrow as pa
 
+from pipeline.analysis.optimal_tables import ALL_OPENERS
+
+
+def top_count(top: int | str, n_words: int) -> int:
+    """K of config optimal.top ("all": every one of the n_words words)."""
+    return n_words if top == ALL_OPENERS else int(top)
+
 
 def stop_total(totals: Collection[int | None], top: int) -> int | None:
     """T of the stop rule: the top-th best proven total, or the worst proven one when

@@ -5,15 +5,16 @@ opener), and the per-job part files they are merged from."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
-from pipeline.analysis.certified_top import lowest_bounded
+from pipeline.analysis.certified_top import lowest_bounded, top_count
 from pipeline.artifacts import parquet
 from pipeline.artifacts.parquet import described
+from pipeline.artifacts.seal import check_built_from
 
 OPENERS_FILE = "optimal_openers.parquet"
 TREES_FILE = "optimal_trees.parquet"
@@ -207,6 +208,19 @@ def read_tree(path: str | Path, mode: str, opener: str) -> pa.Table:
     return table.filter(keep)
 
 
+def read_proven_totals(summaries: Sequence[Path], words: Path, mode: str
+                       ) -> dict[str, int | None]:  # fmt: skip
+    """Opener -> proven total (None: no tree) in `mode`, from solve_optimal summary parts,
+    each checked against the word index."""
+    totals: dict[str, int | None] = {}
+    for path in summaries:
+        check_built_from(path, "words", words)
+        for row in read_part_summary(path).to_pylist():
+            if row["mode"] == mode and row["proven"]:
+                totals[row["opener"]] = row["total_guesses"]
+    return totals
+
+
 def lowest_openers(path: str | Path, proven: set[str], top: int | str) -> list[str]:
     """The openers of a mode's bounds file to prove next: the `top` lowest-bounded ones
     not in `proven` (ties by word id; see analysis.certified_top)."""
@@ -214,5 +228,4 @@ def lowest_openers(path: str | Path, proven: set[str], top: int | str) -> list[s
     words = dict(zip(table["opener_id"], table["opener"], strict=True))
     bounds = dict(zip(table["opener_id"], table["second_level_bound"], strict=True))
     done = {i for i, word in words.items() if word in proven}
-    count = len(words) if top == "all" else int(top)
-    return [words[i] for i in lowest_bounded(bounds, done, count)]
+    return [words[i] for i in lowest_bounded(bounds, done, top_count(top, len(words)))]

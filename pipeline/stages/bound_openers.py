@@ -10,31 +10,14 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from pipeline.analysis.certified_top import deal, stop_total
+from pipeline.analysis.certified_top import deal, stop_total, top_count
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
-from pipeline.artifacts.seal import check_built_from
 from pipeline.kernels.optimal_search.bounds import opener_bounds
 from pipeline.kernels.optimal_search.context import INF
 
 log = logging.getLogger(__name__)
-
-
-def proven_totals(summaries: Sequence[Path], words: Path, mode: str) -> dict[str, int | None]:
-    """Opener -> proven total (None: no tree) of the openers proven so far, in `mode`."""
-    totals: dict[str, int | None] = {}
-    for path in summaries:
-        check_built_from(path, "words", words)
-        for row in store.read_part_summary(path).to_pylist():
-            if row["mode"] == mode and row["proven"]:
-                totals[row["opener"]] = row["total_guesses"]
-    return totals
-
-
-def top_count(top: int | str, n_words: int) -> int:
-    """K of config optimal.top ("all": every word)."""
-    return n_words if top == "all" else int(top)
 
 
 def bound_openers(
@@ -54,7 +37,7 @@ def bound_openers(
     index = words_artifact.read_word_index(words)
     matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
     limit = stop_total(
-        proven_totals(proven, words, mode).values(), top_count(top, len(index.words))
+        store.read_proven_totals(proven, words, mode).values(), top_count(top, len(index.words))
     )
     cap = None if limit is None else limit + 1
     openers = np.array(deal(range(len(index.words)), part, parts), dtype=np.int64)

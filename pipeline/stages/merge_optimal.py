@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.analysis.certified_top import certify_top
+from pipeline.analysis.certified_top import certify_top, top_count
 from pipeline.analysis.optimal_tables import merge_rows
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts.seal import check_built_from
@@ -74,8 +74,7 @@ def merge_optimal(
             store.MAX_GUESSES, max_guesses,
         )  # fmt: skip
         if certify:
-            count = len(set(table["opener"].to_pylist())) if top == "all" else int(top)
-            table = certify_top(table, count)
+            table = certify_top(table, top_count(top, len(set(table["opener"].to_pylist()))))
     except ValueError as error:
         raise PipelineError(f"cannot merge the optimal parts: {error}") from None
     inputs = {"words": words}

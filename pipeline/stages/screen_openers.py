@@ -9,14 +9,13 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.analysis.certified_top import contenders, deal, stop_total
+from pipeline.analysis.certified_top import contenders, deal, stop_total, top_count
 from pipeline.analysis.optimal_tables import summary_table, tree_table
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import check_built_from
 from pipeline.kernels.optimal_search import solve_openers
-from pipeline.stages.bound_openers import proven_totals, top_count
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +41,7 @@ def screen_openers(
     check_built_from(bounds, "words", words)
     table = store.read_bounds(bounds).to_pydict()
     matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
-    totals = proven_totals(proven, words, mode)
+    totals = store.read_proven_totals(proven, words, mode)
     limit = stop_total(totals.values(), top_count(top, len(index.words)))
     done = {index.word_id(word) for word in totals}
     lower = dict(zip(table["opener_id"], table["second_level_bound"], strict=True))
