@@ -27,8 +27,9 @@ ID_BITS = 20  # the low bits of an ordering key hold the guess row
 ID_MASK = (1 << ID_BITS) - 1
 # params slots: depth limit, top_k (0 = all), hard mode, all-green id, number of patterns,
 # most replies any guess gets, depth of the node the current call started from, the
-# pruning mechanisms switched on (tuning.F_* bits)
-P_MAXG, P_TOPK, P_HARD, P_ALLGREEN, P_NPAT, P_MAXPAT, P_ROOT, P_FLAGS = range(8)
+# pruning mechanisms switched on (tuning.F_* bits), the largest node top_k spares (nodes
+# of at most that many answers are searched in full; 0: top_k applies everywhere)
+P_MAXG, P_TOPK, P_HARD, P_ALLGREEN, P_NPAT, P_MAXPAT, P_ROOT, P_FLAGS, P_EXACT = range(9)
 # stats slots: nodes entered, full guess scans, (guess, answer) pairs scanned, guesses scored
 S_NODES, S_SCANS, S_SCANNED, S_EVALS = range(4)
 
@@ -69,16 +70,22 @@ SearchContext = namedtuple(
 )
 
 
-def build_context(matrix, answer_rows, encoded, hard, max_guesses, top_k, flags) -> SearchContext:
-    """Every buffer one search uses, for checked inputs (see optimal_search)."""
+def build_context(
+    matrix, answer_rows, encoded, hard, max_guesses, top_k, flags, exact_upto=0, most=None
+) -> SearchContext:
+    """Every buffer one search uses, for checked inputs (see optimal_search).
+
+    most: the most distinct replies any guess gets over all answers, when the caller
+    knows it (computing it reads the whole matrix)."""
     n_guesses, n_answers = matrix.shape
     length = encoded.shape[1]
     n_patterns = 3**length
     depths = max_guesses + 1
-    params = np.zeros(8, dtype=np.int64)
+    params = np.zeros(9, dtype=np.int64)
     params[[P_MAXG, P_TOPK, P_HARD]] = max_guesses, top_k or 0, int(hard)
+    params[P_EXACT] = exact_upto
     params[[P_ALLGREEN, P_NPAT]] = n_patterns - 1, n_patterns
-    params[P_MAXPAT] = max_replies(matrix, n_patterns)
+    params[P_MAXPAT] = max_replies(matrix, n_patterns) if most is None else most
     params[P_FLAGS] = flags
     allowed = np.zeros((depths, n_guesses), dtype=np.int32)
     allowed[0] = np.arange(n_guesses, dtype=np.int32)

@@ -26,8 +26,13 @@ Not in Selby's program: a scan abandons a guess once its answers collide so ofte
 its lb reaches beta; a node scans one guess per group that splits it alike (letters absent
 from H are interchangeable); the hard-mode memo keys on the constraint state (greens and
 minimum letter counts), not the allowed words, so lookups need no filtering.
-top_k > 0 tries only the first top_k guesses of that order (plus the shortcuts) at each
-node: the value of a real tree, an upper bound, not a proof. Each pruning can be switched
+top_k > 0 makes the search a policy's (at nodes of more than params[P_EXACT] answers):
+the node plays the best of the first top_k guesses of that order (after the shortcuts),
+each valued exactly, without cut-offs, and only when none of them wins every answer in
+time the first of the next ones that does. The value of a real tree, an upper bound, not
+a proof; but a function of the node alone (what a player who plays the policy from there
+gets), and INF exactly when no tree wins in time: by induction from the nodes searched in
+full, a policy node finds a winning guess whenever one exists. Each pruning can be switched
 off (the flags of params[P_FLAGS]; tuning names them all and says when each applies).
 
 Numba caches self- but not mutual recursion (numba issue #6061: segfault on reload), so
@@ -45,10 +50,12 @@ from pipeline.kernels.optimal_search.context import (
     ID_MASK,
     INF,
     P_ALLGREEN,
+    P_EXACT,
     P_HARD,
     P_MAXG,
     P_MAXPAT,
     P_ROOT,
+    P_TOPK,
     S_EVALS,
     S_NODES,
 )
@@ -262,6 +269,20 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
         return low
     keys, lbs = ctx.keys[depth], ctx.lbs[depth]
     best = -1
+    top_k = ctx.params[P_TOPK]
+    if top_k > 0 and answers.shape[0] > ctx.params[P_EXACT]:  # a policy node: see top_k
+        value_best = np.int64(INF)
+        for i in range(count):
+            g = keys[i] & ID_MASK
+            value = search(ctx, depth, answers, np.int64(INF), np.int64(0), g)
+            if value < value_best:
+                value_best = value
+                best = g
+            if i + 1 >= top_k and best >= 0:
+                break
+        _remember(ctx, depth, answers, key, value_best, value_best, np.int64(best))
+        ctx.best[depth] = best
+        return value_best
     for i in range(count):
         g = keys[i] & ID_MASK
         if bounded and lbs[g] >= beta:

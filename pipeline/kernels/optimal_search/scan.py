@@ -14,6 +14,7 @@ from pipeline.kernels.optimal_search.context import (
     ID_BITS,
     INF,
     P_ALLGREEN,
+    P_EXACT,
     P_FLAGS,
     P_HARD,
     P_MAXG,
@@ -67,11 +68,12 @@ def scan_guesses(ctx, depth, answers, allowed, beta):
 
     status 1: the node is settled, value exact (best guess in ctx.best[depth]).
     status 0: value is a lower bound of the node, and keys[depth, :count] holds the guesses
-    to try, sorted; low_skipped bounds the guesses left out because lb >= beta.
+    to try, sorted; low_skipped bounds the guesses left out because lb >= beta. At a node
+    top_k applies to, every guess that splits H is kept (the search takes the first).
     """
     n = answers.shape[0]
     all_green = ctx.params[P_ALLGREEN]
-    top_k = ctx.params[P_TOPK]
+    top_k = ctx.params[P_TOPK] if n > ctx.params[P_EXACT] else 0
     keys = ctx.keys[depth]
     lbs = ctx.lbs[depth]
     lb_min = INF
@@ -125,8 +127,6 @@ def scan_guesses(ctx, depth, answers, allowed, beta):
         ctx.best[depth] = good
         return 1, ub, 0, INF
     keys[:count].sort()
-    if top_k > 0 and count > top_k:
-        count = top_k
     return 0, lb_min, count, low_skipped
 
 
@@ -152,3 +152,24 @@ def node_allowed(ctx, depth, answers):
             source, ctx.letters, present, ctx.seen, ctx.seen_generation[0], out
         )
     return ctx.allowed[depth, : ctx.n_allowed[depth]]
+
+
+@njit(cache=True, nogil=True)
+def order_keys(ctx, depth, answers, allowed):
+    """The ordering key of every allowed guess that splits H (scan_guesses' order, in
+    which top_k picks a node's first guesses): (2 * sum c^2 + n * lb) << ID_BITS | row."""
+    n = answers.shape[0]
+    all_green = ctx.params[P_ALLGREEN]
+    keys = np.empty(allowed.shape[0], dtype=np.int64)
+    count = 0
+    for i in range(allowed.shape[0]):
+        if i % REPLY_BLOCK == 0:
+            gather_replies(ctx.mt, answers, allowed[i : i + REPLY_BLOCK], ctx.replies)
+        at = (i % REPLY_BLOCK) * n
+        k, s2, hit = class_stats(ctx.replies[at : at + n], ctx.cnt, all_green, n)
+        if k == 1 and n > 1 and switched_on(ctx, F_ONE_CLASS):
+            continue
+        lb = 3 * n - k - hit
+        keys[count] = ((2 * s2 + n * lb) << ID_BITS) | allowed[i]
+        count += 1
+    return keys[:count]
