@@ -141,3 +141,51 @@ def optimal_tree(
 
     emit(opener, frozenset(answers), (), 1, None, None)
     return nodes[0]["guesses_to_finish"], nodes
+
+
+def state_value(
+    words: Sequence[str], pool: Sequence[str], turns: Sequence[tuple[str, str]], hard: bool,
+    guess: str | None = None,
+) -> float:  # fmt: skip
+    """Least total guesses over `pool` (equally likely) after `turns`, this turn's guess
+    included (`guess` if given, else the best), each answer within six guesses; inf when
+    none fits. Exhaustive from the definition (the guesses hard mode allows after the
+    turns, branch and bound on n + sum over replies of 2c - 1)."""
+    allowed = frozenset(w for w in words if not hard or legal(w, turns))
+    return _state_value(frozenset(pool), allowed, len(turns) + 1, hard, guess)
+
+
+def _replies(guess: str, pool: frozenset) -> dict[int, list[str]]:
+    buckets: dict[int, list[str]] = {}
+    for answer in sorted(pool):
+        buckets.setdefault(feedback(guess, answer), []).append(answer)
+    return buckets
+
+
+@cache
+def _state_value(pool: frozenset, allowed: frozenset, depth: int, hard: bool, guess):
+    if depth > MAX_GUESSES:
+        return math.inf
+    if guess is None:
+        best = math.inf
+        for g in sorted(allowed):
+            green = 3 ** len(g) - 1
+            bound = len(pool) + sum(
+                2 * len(b) - 1 for r, b in _replies(g, pool).items() if r != green
+            )
+            if bound < best:
+                best = min(best, _state_value(pool, allowed, depth, hard, g))
+        return best
+    green = 3 ** len(guess) - 1
+    total = float(len(pool))
+    for reply, members in _replies(guess, pool).items():
+        if reply == green:
+            continue
+        after = allowed
+        if hard:
+            turn = [(guess, colours_of(reply, len(guess)))]
+            after = frozenset(w for w in allowed if legal(w, turn))
+        total += _state_value(frozenset(members), after, depth + 1, hard, None)
+        if total == math.inf:
+            break
+    return total

@@ -67,21 +67,6 @@ def test_blocks_give_the_same_scores(monkeypatch):
         np.testing.assert_array_equal(getattr(whole, field), getattr(blocks, field))
 
 
-def test_openers_from_the_distribution_equal_the_matrix():
-    answers = CASES[1]
-    patterns = feedback_matrix(encode_words(WORDS), encode_words(answers), engine="numpy")
-    sizes, buckets = [], []
-    for row in patterns:
-        replies, counts = np.unique(row, return_counts=True)
-        sizes += counts.tolist()
-        buckets.append(replies.size)
-    is_answer = np.isin(WORDS, answers)
-    stored = advice.score_openers(np.array(sizes), np.array(buckets), is_answer, CURVE)
-    direct = advice.score_patterns(patterns, CURVE, 243)
-    for field in ("bits", "expected", "p_win"):
-        np.testing.assert_allclose(getattr(stored, field), getattr(direct, field), atol=1e-12)
-
-
 def test_mean_bits_form():
     entropy, p_win = np.array([2.0, 1.0, 0.5]), np.array([0.0, 0.25, 0.5])
     scores = advice.score_mean_bits(entropy, p_win, 3.0, CURVE)
@@ -103,13 +88,6 @@ def test_ranked_is_the_tie_rule_and_best_k_is_its_head():
     assert full.tolist() == naive
     for best in (1, 2, 7, 50, 299, 300, 400):
         assert advice.ranked(expected, candidate, evidence, best=best).tolist() == naive[:best]
-
-
-def test_with_exact_places_stored_values_and_floors_the_rest():
-    values, exact = advice.with_exact(np.array([3.0, 2.0, 2.5]), np.array([0]), [2.2], 2.2)
-    assert values.tolist() == [2.2, 2.2, 2.5] and exact.tolist() == [True, False, False]
-    values, _ = advice.with_exact(np.array([3.0, 2.0]), np.array([0]), [2.2], None)
-    assert values.tolist() == [2.2, 2.0]
 
 
 @pytest.mark.parametrize("candidates", CASES[1:])

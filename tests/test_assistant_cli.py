@@ -1,7 +1,7 @@
 """wordle-assist on artifacts the stage functions built from a small word list, with and
-without optimal trees (found by brute force): every E against the definition, the
-opener order against the stored results, ratings and hard mode. Input, errors, the data
-folder and the output are in tests/test_assistant_command_line.py."""
+without optimal trees (found by brute force): every E against brute force and against
+play, the opener list against the stored results, ratings, safety and hard mode. Input,
+errors, the data folder and the output are in tests/test_assistant_command_line.py."""
 
 from __future__ import annotations
 
@@ -14,19 +14,19 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.artifacts import optimal
-from pipeline.commands.assistant_data import BENCHMARKED, load
-from pipeline.commands.assistant_game import SOURCES, Advisor
+from pipeline.commands.assistant_data import load
+from pipeline.commands.assistant_game import Advisor
 from pipeline.core.wordle import pattern_string
-from tests.assistant_fixture import (
-    ANSWERS,
-    TREE_OPENERS,
-    WORDS,
-    consistent,
-    curve_points,
-    run,
-)
+from pipeline.kernels.optimal_search.state_search import Policy
+from tests.advice_play import InMemoryData, play_advice
+from tests.assistant_fixture import ANSWERS, TREE_OPENERS, WORDS, consistent, curve_points, run
 from tests.naive import feedback, ranks_with_ties
-from tests.naive_advice import expected_guesses, legal
+from tests.naive_advice import expected_guesses, legal, state_value
+from tests.test_optimal_search import CASES
+
+# A policy that leaves only states of at most 3 candidates to the full search, so that
+# the fixture's states are the policy's, as the real lists' are after an opener.
+SMALL = Policy(exact_upto=3, top_k=2)
 
 
 def played(secret: str, *guesses: str) -> list[tuple[str, str]]:
@@ -36,9 +36,6 @@ def played(secret: str, *guesses: str) -> list[tuple[str, str]]:
 def p_common(folder: Path) -> dict[str, float]:
     table = pq.read_table(folder / "entropy.parquet", columns=["word", "p_common"])
     return dict(zip(table["word"].to_pylist(), table["p_common"].to_pylist(), strict=True))
-
-
-# --------------------------------------------------------------------------- every E
 
 
 STATES = [
@@ -52,98 +49,173 @@ STATES = [
 ]
 
 
+def hard_game(turns) -> bool:
+    return all(legal(g, turns[:k]) for k, (g, _) in enumerate(turns))
+
+
+# --------------------------------------------------------------------------- every E is kept
+
+
+@pytest.mark.parametrize("hard", [False, True], ids=["normal", "hard"])
+@pytest.mark.parametrize("policy", [None, SMALL], ids=["default", "small"])
+def test_following_the_advice_gives_the_e_shown(folders, hard, policy):
+    """From every opener, playing the first suggestion at every state against every
+    answer uses exactly the guesses the opener's E promised; no answer is lost where the
+    advice claimed a sure win, and an opener has an E exactly when brute force finds a
+    sure win after it."""
+    for folder in folders:
+        advisor = Advisor(load(folder), hard=hard, policy=policy)
+        for opener in WORDS:
+            result = play_advice(advisor, opener)
+            assert not result.broken, (opener, result.broken)
+            optimum = state_value(WORDS, ANSWERS, [], hard, opener)
+            assert (result.shown_total is None) == (optimum == math.inf), opener
+            if result.shown_total is not None:
+                assert result.total == result.shown_total and not result.lost, opener
+                assert result.shown_total >= optimum
+
+
 @pytest.mark.parametrize("turns", STATES)
-@pytest.mark.parametrize(("prior", "hard"), [(False, False), (True, False), (False, True)])
-def test_every_guess_scored_by_the_definition(plain, turns, prior, hard):
-    """Bits, E and P(win) of every available guess, and their order, from brute force."""
-    if hard and not all(legal(g, turns[:k]) for k, (g, _) in enumerate(turns)):
+@pytest.mark.parametrize("hard", [False, True], ids=["normal", "hard"])
+@pytest.mark.parametrize("policy", [None, SMALL], ids=["default", "small"])
+def test_every_e_against_brute_force(plain, turns, hard, policy):
+    """A proven E is the brute-force optimum after that guess, a policy E is never below
+    it, the first suggestion is the state's optimum when the state is solved in full, and
+    the share at risk is that of the replies brute force cannot win in time."""
+    if hard and not hard_game(turns):
         pytest.skip("not a hard-mode game")
-    strategy = "commonness" if prior else ("greedy_entropy_hard" if hard else "opener_benchmark")
-    points = curve_points(plain, strategy)
-    advisor = Advisor(load(plain), prior=prior, hard=hard, top=len(WORDS))
-    assert advisor.curve.strategy == strategy
+    advisor = Advisor(load(plain), hard=hard, policy=policy, top=len(WORDS))
+    state = advisor.states(advisor.turns(turns))[-1]
+    candidates = consistent(sorted(ANSWERS), turns)
+    assert [WORDS[c] for c in state.candidates] == candidates
+    table = advisor.table(state)
+    n = len(candidates)
+    for word_id in table.order:
+        choice = table.choices[word_id]
+        guess = WORDS[word_id]
+        assert not hard or legal(guess, turns)
+        optimum = state_value(WORDS, candidates, turns, hard, guess)
+        if optimum == math.inf:
+            assert choice.expected is None and not choice.wins_all
+            lost = [
+                members
+                for members in replies(guess, candidates).values()
+                if state_value(WORDS, members, [*turns, (guess, colour(guess, members[0]))], hard)
+                == math.inf
+            ]
+            assert choice.at_risk == pytest.approx(sum(map(len, lost)) / n)
+            continue
+        assert choice.wins_all and choice.at_risk == 0.0
+        if choice.evidence == "proven":
+            assert choice.expected == pytest.approx(optimum / n, abs=1e-12)
+        else:
+            assert choice.expected >= optimum / n - 1e-12
+        assert choice.lower_bound <= optimum / n + 1e-12
+        bits, _, p_win = expected_guesses(guess, candidates, None, [])
+        assert (choice.bits, choice.p_win) == (pytest.approx(bits), pytest.approx(p_win))
+    best = table.choices[table.order[0]]
+    if n <= (policy or Policy(60, 10)).exact_upto or policy is None:
+        assert best.expected == pytest.approx(state_value(WORDS, candidates, turns, hard) / n)
+
+
+def replies(guess: str, pool: list[str]) -> dict[int, list[str]]:
+    result: dict[int, list[str]] = {}
+    for word in pool:
+        if word != guess:
+            result.setdefault(feedback(guess, word), []).append(word)
+    return result
+
+
+def colour(guess: str, answer: str) -> str:
+    return pattern_string(feedback(guess, answer), 5)
+
+
+def test_a_guess_that_cannot_win_in_time_ranks_below_every_one_that_can():
+    """Hard mode on a list of one-letter families (light, might, ..., fills, hills, ...):
+    after a guess that reveals nothing, some guesses leave candidates with no sure win.
+    Each is marked with the brute-force share at risk and ranked after every guess that
+    wins them all."""
+    words, answers = CASES["two-families"]
+    advisor = Advisor(InMemoryData.from_lists(words, answers), hard=True, top=len(words))
+    turns = [("bbbbg", "BBBBB")]
     state = advisor.states(advisor.turns(turns))[-1]
     table = advisor.table(state)
-    pool = WORDS if prior else sorted(ANSWERS)
-    candidates = consistent(pool, turns)
-    assert [WORDS[c] for c in state.candidates] == candidates
-    weights = [p_common(plain)[w] for w in candidates] if prior else None
-    available = [w for w in WORDS if not hard or legal(w, turns)]
-    assert [WORDS[g] for g in table.guesses] == available
-    naive = np.array([expected_guesses(g, candidates, weights, points) for g in available])
-    np.testing.assert_allclose(table.scores.bits, naive[:, 0], atol=1e-12)
-    np.testing.assert_allclose(table.scores.expected, naive[:, 1], atol=1e-12)
-    np.testing.assert_allclose(table.scores.p_win, naive[:, 2], atol=1e-12)
-    order = ranks_with_ties(
-        list(naive[:, 1]), higher_is_better=False, tolerance=1e-9,
-        keys=[[w not in candidates for w in available]],
-    )  # fmt: skip
-    assert table.order.tolist() == order
+    safe = [table.choices[w].wins_all for w in table.order]
+    assert safe == sorted(safe, reverse=True) and True in safe and False in safe
+    pool = [words[c] for c in state.candidates]
+    for word_id in table.order:
+        choice, guess = table.choices[word_id], words[word_id]
+        lost = [
+            members
+            for members in replies(guess, pool).values()
+            if state_value(words, members, [*turns, (guess, colour(guess, members[0]))], True)
+            == math.inf
+        ]
+        assert choice.at_risk == pytest.approx(sum(map(len, lost)) / len(pool))
+        assert choice.wins_all == (not lost)
 
 
-def test_prior_openers_use_the_mean_bits_form(plain):
+# --------------------------------------------------------------------------- prior mode
+
+
+@pytest.mark.parametrize("turns", [*STATES, []])
+def test_prior_mode_orders_by_the_estimate_and_shows_no_e(plain, turns):
+    points = curve_points(plain, "commonness")
     advisor = Advisor(load(plain), prior=True, top=len(WORDS))
-    state = advisor.states([])[0]
+    state = advisor.states(advisor.turns(turns))[-1]
     table = advisor.table(state)
-    weights = np.array([p_common(plain)[w] for w in WORDS])
-    weights /= weights.sum()
-    h0 = -(weights * np.log2(weights)).sum()
-    entropy = pq.read_table(plain / "entropy.parquet")["entropy_prior"].to_numpy()
-    curve = advisor.curve
-    expected = weights + (1 - weights) * (1 + curve(np.maximum(h0 - entropy, 0)))
-    np.testing.assert_allclose(table.scores.expected, expected, atol=1e-12)
+    candidates = consistent(WORDS, turns)
+    weights = [p_common(plain)[w] for w in candidates]
+    listed = [WORDS[w] for w in table.order]
+    assert sorted(listed) == WORDS
+    if not turns:
+        return  # the opener form (mean bits) is in test_assistant_advice
+    naive = [expected_guesses(g, candidates, weights, points) for g in listed]
+    for word, (bits, _, p_win) in zip(listed, naive, strict=True):
+        choice = table.choices[WORDS.index(word)]
+        assert choice.expected is None and choice.evidence == "estimate"
+        assert (choice.bits, choice.p_win) == (pytest.approx(bits), pytest.approx(p_win))
+    order = ranks_with_ties(
+        [e for _, e, _ in naive], higher_is_better=False, tolerance=1e-9,
+        keys=[[w not in candidates for w in listed]],
+    )  # fmt: skip
+    assert order == list(range(len(listed)))
 
 
 # --------------------------------------------------------------------------- the openers
 
 
-def stored_means(folder: Path, hard: bool) -> tuple[dict[str, float], dict[str, float]]:
-    """(optimal tree means, lowest benchmark means) per opener, read plainly."""
+def stored_totals(folder: Path, hard: bool) -> dict[str, int]:
+    """Stored proven totals per opener, read plainly."""
     mode = "hard" if hard else "normal"
-    best: dict[str, float] = {}
-    for row in pq.read_table(folder / "benchmark_summary.parquet").to_pylist():
-        if row["strategy"] in BENCHMARKED[hard] and not row["capped"]:
-            best[row["opener"]] = min(row["mean_guesses"], best.get(row["opener"], math.inf))
-    trees: dict[str, float] = {}
-    if (folder / optimal.OPENERS_FILE).is_file():
-        for row in pq.read_table(folder / optimal.OPENERS_FILE).to_pylist():
-            if row["mode"] == mode and row["total_guesses"] is not None:
-                trees[row["opener"]] = row["total_guesses"] / len(ANSWERS)
-    return trees, best
+    rows = pq.read_table(folder / optimal.OPENERS_FILE).to_pylist()
+    return {r["opener"]: r["total_guesses"] for r in rows if r["mode"] == mode and r["proven"]}
 
 
-@pytest.mark.parametrize("hard", [False, True])
-@pytest.mark.parametrize("with_trees", [False, True])
-def test_opener_list_agrees_with_the_stored_results(folders, hard, with_trees):
-    """Openers with a stored tree carry its mean, the others benchmarked their measured
-    mean; among each kind the list keeps the stored order, and every E is the stored one."""
-    folder = folders[with_trees]
-    trees_mean, bench_mean = stored_means(folder, hard)
-    assert bench_mean and (trees_mean or not with_trees)
-    advisor = Advisor(load(folder), hard=hard, top=len(WORDS))
+@pytest.mark.parametrize("hard", [False, True], ids=["normal", "hard"])
+def test_the_openers_are_the_stored_proven_ones_in_order(trees, hard):
+    totals = {w: t for w, t in stored_totals(trees, hard).items() if t is not None}
+    assert set(totals) == set(TREE_OPENERS["hard" if hard else "normal"])
+    advisor = Advisor(load(trees), hard=hard, top=len(WORDS))
     table = advisor.table(advisor.states([])[0])
-    listed = [WORDS[table.guesses[p]] for p in table.order]
-    by_word = {WORDS[g]: i for i, g in enumerate(table.guesses)}
-    for word in listed:
-        source = SOURCES[table.source[by_word[word]]]
-        stored = trees_mean.get(word, bench_mean.get(word))
-        if word in trees_mean:
-            assert source == "optimal"
-        elif word in bench_mean:
-            assert source == "benchmark"
-        else:
-            assert source == "model"
-        if stored is not None:
-            assert table.scores.expected[by_word[word]] == pytest.approx(stored, abs=1e-12)
-    for kind in (trees_mean, {w: m for w, m in bench_mean.items() if w not in trees_mean}):
-        in_list = [w for w in listed if w in kind]
-        ties = ranks_with_ties([kind[w] for w in in_list], higher_is_better=False, tolerance=1e-9)
-        assert ties == list(range(len(in_list)))  # lower mean first, as stored
+    listed = [WORDS[w] for w in table.order]
+    assert listed == sorted(totals, key=lambda w: (totals[w], WORDS.index(w)))
+    for word_id in table.order:
+        choice = table.choices[word_id]
+        assert choice.evidence == "proven" and choice.wins_all
+        assert choice.expected == pytest.approx(totals[WORDS[word_id]] / len(ANSWERS))
 
 
-def test_on_the_tree_its_guess_comes_first_with_the_exact_value(trees):
-    """Following a stored proven tree, the tree's guess is listed first, E its
-    guesses_to_finish / n_answers, and no estimate is below it."""
+def test_without_stored_openers_the_openers_are_searched(plain):
+    advisor = Advisor(load(plain), top=3)
+    table = advisor.table(advisor.states([])[0])
+    best = table.choices[table.order[0]]
+    assert best.expected == pytest.approx(state_value(WORDS, ANSWERS, [], False) / len(ANSWERS))
+
+
+def test_on_the_tree_its_guess_comes_first_with_the_proven_value(trees):
+    """Following a stored proven tree, the tree's guess is first, E its
+    guesses_to_finish / n_answers, and no other E is below it."""
     advisor = Advisor(load(trees), top=len(WORDS))
     nodes = pq.read_table(trees / optimal.TREES_FILE).to_pylist()
     checked = 0
@@ -151,34 +223,30 @@ def test_on_the_tree_its_guess_comes_first_with_the_exact_value(trees):
         tree = [n for n in nodes if n["mode"] == "normal" and n["opener"] == opener]
         for node in tree[1:]:
             parent = tree[node["parent_id"]]
+            if parent["node_id"] != 0 or node["n_answers"] == 1:
+                continue
             turns = [(parent["guess"], pattern_string(node["pattern_id"], 5))]
-            if parent["node_id"] != 0:
-                continue  # one turn deep is enough: the walk is tested in test_advice
-            state = advisor.states(advisor.turns(turns))[-1]
-            table = advisor.table(state)
-            best = table.order[0]
-            assert WORDS[table.guesses[best]] == node["guess"]
+            table = advisor.table(advisor.states(advisor.turns(turns))[-1])
+            best = table.choices[table.order[0]]
             value = node["guesses_to_finish"] / node["n_answers"]
-            assert table.scores.expected[best] == pytest.approx(value, abs=1e-12)
-            assert SOURCES[table.source[best]] == "optimal"
-            assert table.scores.expected.min() >= value - 1e-12
+            assert best.expected == pytest.approx(value, abs=1e-12)
+            assert best.evidence == "proven"
+            assert min(c.expected for c in table.choices.values() if c.wins_all) >= value - 1e-12
             checked += 1
     assert checked >= 10
-
-
-def test_off_the_tree_every_value_is_an_estimate(trees):
-    advisor = Advisor(load(trees), top=len(WORDS))
-    assert "otter" not in TREE_OPENERS["normal"]
-    turns = played("teeth", "otter")
-    table = advisor.table(advisor.states(advisor.turns(turns))[-1])
-    assert {SOURCES[s] for s in table.source} == {"model"}
 
 
 # --------------------------------------------------------------------------- ratings
 
 
-def test_each_guess_is_rated_beside_the_best_of_its_turn(trees, capsys):
-    turns = played("teeth", "slate", "otter", "teeth")
+@pytest.mark.parametrize("secret", ["teeth", "cigar", "abbey"])
+def test_each_guess_is_rated_as_a_coach_would(trees, capsys, secret):
+    """Skill is E given up against the best, luck the guesses the reply saved; over a
+    solved game they add up: guesses = E at the start + skill given up - luck."""
+    turns = played(secret, "slate", "otter", "nanny")
+    turns = turns[: next(k for k, (_, c) in enumerate(turns) if c == "GGGGG") + 1] if any(
+        c == "GGGGG" for _, c in turns
+    ) else [*turns, (secret, "GGGGG")]  # fmt: skip
     argv = [part for turn in turns for part in turn]
     status, out, _ = run(capsys, *argv, "--data", str(trees), "--json")
     assert status == 0
@@ -187,18 +255,30 @@ def test_each_guess_is_rated_beside_the_best_of_its_turn(trees, capsys):
     advisor = Advisor(load(trees), top=len(WORDS))
     states = advisor.states(advisor.turns(turns))
     for k, rating in enumerate(document["turns"]):
-        table = advisor.table(states[k])
-        mine = table.position(WORDS.index(turns[k][0]))
-        best = table.order[0]
-        assert rating["guess"] == turns[k][0] and rating["colours"] == turns[k][1]
-        assert rating["played"]["expected_guesses"] == pytest.approx(table.scores.expected[mine])
-        assert rating["played"]["bits"] == pytest.approx(table.scores.bits[mine])
-        assert rating["best"]["guess"] == WORDS[table.guesses[best]]
-        assert rating["candidates_before"] == states[k].candidates.size
-        assert rating["candidates_after"] == states[k + 1].candidates.size
-    assert document["turns"][0]["played"]["source"] == "optimal"  # slate has a tree
+        played_choice = advisor.choice(states[k], WORDS.index(turns[k][0]))
+        best = advisor.table(states[k]).choices[advisor.table(states[k]).order[0]]
+        assert rating["played"]["expected_guesses"] == pytest.approx(played_choice.expected)
+        assert rating["best"]["expected_guesses"] == pytest.approx(best.expected)
+        assert rating["skill"] == pytest.approx(played_choice.expected - best.expected)
+        left = states[k + 1].candidates.size
+        assert rating["candidates_after"] == left
+        sizes = np.array([len(m) for m in replies_all(turns[k][0], states[k], advisor)])
+        assert rating["expected_after"] == pytest.approx((sizes**2).sum() / sizes.sum())
+    summary = document["summary"]
+    assert summary["guesses"] == len(turns)
+    assert summary["expected_at_start"] + summary["skill"] - summary["luck"] == pytest.approx(
+        len(turns)
+    )
     status, out, _ = run(capsys, *argv, "--data", str(trees))
-    assert "solved in 3 guesses" in out and "-0.00" not in out
+    assert f"game: solved in {len(turns)}" in out and "-0.00" not in out
+
+
+def replies_all(guess: str, state, advisor) -> list[list[str]]:
+    pool = [WORDS[c] for c in state.candidates]
+    result: dict[int, list[str]] = {}
+    for word in pool:
+        result.setdefault(feedback(guess, word), []).append(word)
+    return list(result.values())
 
 
 def test_text_and_json_say_the_same(plain, capsys):
@@ -208,13 +288,30 @@ def test_text_and_json_say_the_same(plain, capsys):
     _, document, _ = run(capsys, *argv, "--json")
     document = json.loads(document)
     lines = text.splitlines()
-    table = lines[lines.index(next(x for x in lines if x.startswith("rank"))) + 1 :][:4]
-    assert len(document["suggestions"]) == 4
-    assert [line.split()[1] for line in table] == [r["guess"] for r in document["suggestions"]]
-    assert [float(line.split()[3]) for line in table] == [
-        round(r["expected_guesses"], 4) for r in document["suggestions"]
+    start = lines.index(next(x for x in lines if x.startswith("rank"))) + 1
+    rows = document["suggestions"]
+    table = lines[start : start + len(rows)]
+    assert [line.split()[1] for line in table] == [r["guess"] for r in rows]
+    assert [float(line.split()[2]) for line in table] == [
+        round(r["expected_guesses"], 4) for r in rows
     ]
+    assert {r["evidence"] for r in rows} <= {"proven", "policy"}
+    assert all(r["wins_all_within_6"] and r["at_risk"] == 0.0 for r in rows)
     assert document["version"] and document["data"] == str(plain)
+
+
+def test_candidates_are_shown_and_a_useless_guess_is_not(plain, capsys):
+    """Up to --list candidates are listed; with two left only the candidates are
+    suggested: a non-candidate cannot split them better than guessing one."""
+    turns = played("cigar", "tarse", "crate")
+    left = consistent(sorted(ANSWERS), turns)
+    argv = [part for turn in turns for part in turn]
+    _, out, _ = run(capsys, *argv, "--data", str(plain), "--json", "--top", "10")
+    document = json.loads(out)
+    assert document["count"] == len(left)
+    assert [r["word"] for r in document["remaining"]] == left
+    if len(left) == 2:
+        assert {r["guess"] for r in document["suggestions"]} == set(left)
 
 
 # --------------------------------------------------------------------------- hard mode
@@ -235,11 +332,3 @@ def test_hard_mode_refuses_an_illegal_guess_and_lists_only_legal_ones(plain, cap
     assert json.loads(out)["count"] > 1
     listed = [r["guess"] for r in json.loads(out)["suggestions"]]
     assert listed and all(legal(w, turns) for w in listed)
-    assert set(listed) == {w for w in WORDS if legal(w, turns)}
-
-
-def test_hard_mode_reads_the_hard_trees(trees):
-    advisor = Advisor(load(trees), hard=True, top=len(WORDS))
-    table = advisor.table(advisor.states([])[0])
-    sources = {WORDS[g]: SOURCES[s] for g, s in zip(table.guesses, table.source, strict=True)}
-    assert {w for w, s in sources.items() if s == "optimal"} == set(TREE_OPENERS["hard"])

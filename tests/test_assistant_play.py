@@ -66,7 +66,7 @@ def test_a_game_in_a_terminal_with_tiles(data):
     child.sendline("teeth ggggg")
     rest = finish(child)
     assert "solved in 3 guesses" in rest
-    assert "your guesses beside the best at each turn" in rest
+    assert "your guesses, rated" in rest and "game: solved in 3" in rest
     for word in ("nanny", "tarse", "teeth"):
         assert f"  {word}  " in rest
 

@@ -1,6 +1,8 @@
-"""Advice: every guess scored by the expected number of guesses to finish the game.
+"""Prior-mode advice: every guess scored by an estimate of the guesses to finish.
 
-The score (what the assistant ranks by and prints). Guessing g now, with candidates C
+The estimate orders prior mode's guesses (every allowed word a candidate, weighted by
+p_common), where no exact value exists; it is never shown as a number. Guessing g now,
+with candidates C
 weighted w (uniform over the answers, or p_common in prior mode), splits C into replies:
 
     E(g) = P(g is the answer) * 1 + sum over replies b != all green of P(b) * (1 + F(h_b))
@@ -11,8 +13,7 @@ entropy of its normalised weights (prior mode), and F is the score model's curve
 needed, this one included, against log2 of the answers left. F is interpolated
 linearly between the bins' centres (each bin's mean_bits), anchored at F(0) = 1 (one
 candidate left is guessed at once) and continued along its last segment beyond the
-last bin. Where a stored optimal tree covers the state, its guess's E is read off the
-tree instead (guesses_to_finish / n_answers), exactly.
+last bin. `Tree` is a stored optimal tree as arrays, which the assistant follows.
 
 Everything here takes arrays and returns arrays; the command layer reads the artifacts.
 Only numpy: the assistant's one-shot answers cannot afford numba's import.
@@ -196,28 +197,6 @@ def distinct_guesses(guesses: np.ndarray, candidates: np.ndarray) -> tuple[np.nd
     return first, inverse
 
 
-def score_openers(
-    sizes: np.ndarray, buckets: np.ndarray, is_answer: np.ndarray, curve: ScoreCurve
-) -> GuessScores:
-    """Scores of every guess before the first, answers uniform, from the stored reply
-    distribution: `sizes` are its bucket counts in (word_id, reply) order, `buckets`
-    how many replies each word_id has. The only all-green bucket of a word is itself,
-    one answer, when it is an answer, so no reply ids are needed."""
-    sizes = np.asarray(sizes)
-    buckets = np.asarray(buckets, dtype=np.int64)
-    if buckets.min() < 1 or buckets.sum() != sizes.size:
-        raise ValueError("bucket counts do not partition the distribution's rows")
-    starts = np.concatenate([[0], np.cumsum(buckets)[:-1]])
-    totals = np.add.reduceat(sizes, starts)
-    if np.ptp(totals) > 0:
-        raise ValueError("every guess must split the same number of answers")
-    n = int(totals[0])
-    information, cost = _uniform_tables(curve, n)
-    p_win = np.asarray(is_answer, dtype=np.float64) / n
-    expected = np.add.reduceat(cost[sizes], starts) - p_win * n * (cost[1] - 1.0 / n)
-    return GuessScores(np.add.reduceat(information[sizes], starts) + 0.0, expected, p_win)
-
-
 def score_mean_bits(
     entropy: np.ndarray, p_win: np.ndarray, h0: float, curve: ScoreCurve
 ) -> GuessScores:
@@ -231,24 +210,6 @@ def score_mean_bits(
     left = np.maximum(h0 - np.asarray(entropy, np.float64), 0.0)
     expected = p_win + (1.0 - p_win) * (1.0 + curve(left))
     return GuessScores(np.asarray(entropy, np.float64) + 0.0, expected, np.asarray(p_win))
-
-
-def with_exact(
-    expected: np.ndarray, exact_ids: np.ndarray, exact_values: np.ndarray, floor: float | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """E with stored values in place of estimates, and which entries are stored.
-
-    floor: a proven optimum of the state. No guess can finish faster on average, so no
-    estimate is let below it.
-    """
-    result = np.asarray(expected, dtype=np.float64).copy()
-    if floor is not None:
-        np.maximum(result, floor, out=result)
-    exact = np.zeros(result.size, dtype=bool)
-    exact_ids = np.asarray(exact_ids, dtype=np.int64)
-    result[exact_ids] = exact_values
-    exact[exact_ids] = True
-    return result, exact
 
 
 def ranked(

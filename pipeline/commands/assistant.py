@@ -5,12 +5,11 @@
     wordle-assist play                       an interactive game session
     wordle-assist --mode prior --hard ...    answer list unknown; NYT hard mode
 
-Every list is ordered by E, the expected number of guesses to finish, this guess
-included (pipeline.analysis.advice has the rule; ties: lower E, then stronger evidence,
-then a possible answer, then word order). The command layer only reads artifacts
-(assistant_data), checks the turns and scores states (assistant_game), and prints
-(assistant_report, assistant_play). Nothing here imports numba: a one-shot answer must
-stay under half a second, and numba's import alone costs about that.
+Every E shown is a promise kept: the exact mean of a strategy the player can follow
+(pipeline.commands.assistant_values says which). The command layer only reads artifacts
+(assistant_data), checks the turns and values states (assistant_game), and prints
+(assistant_report, assistant_text, assistant_play). numba is imported only when a state needs the
+search (after the first guess): the opener list stays under half a second.
 """
 
 from __future__ import annotations
@@ -26,13 +25,14 @@ from pipeline.commands import assistant_report as report_module
 from pipeline.commands.assistant_data import data_folder, load
 from pipeline.commands.assistant_game import Advisor
 from pipeline.commands.assistant_input import COLOUR_HELP, split_turns
+from pipeline.commands.assistant_text import render
 from pipeline.core.errors import PipelineError, UsageError
 from pipeline.core.without_pandas import hide_pandas
 
 PROG = "wordle-assist"
 MODES = ("answers", "prior")
 DEFAULT_TOP = 10
-DEFAULT_LIST = 10  # remaining candidates are listed when at most this many
+DEFAULT_LIST = 50  # remaining candidates are listed when at most this many
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_INTERRUPT = 0, 1, 2, 130
 DESCRIPTION = f"""\
 The best next Wordle guesses from the pipeline's artifacts, and a rating of each guess
@@ -41,17 +41,16 @@ played beside the best one at that turn. Give each guess followed by its colours
 without guesses it lists the best openers. `{PROG} play` starts an interactive game
 instead.
 
-Scoring: every list is ordered by E, the expected number of guesses to finish, this
-guess included. Guessing g with candidates C (equally likely, or weighted by p_common in
-prior mode): E(g) = P(g is the answer) * 1 + sum over the other replies b of
-P(b) * (1 + F(bits left in b)), where F is the score model's curve (mean guesses still
-needed against log2 of the answers left: the opener benchmark's, greedy entropy after the
-top openers; greedy_entropy_hard's with --hard; commonness's in prior mode; a proven-
-optimal strategy's first when stored; linear between bin centres, F(0) = 1). Where the
-game follows a stored optimal tree, its guess's E is the tree's own (exact); before the
-first guess an opener's E is its stored optimal tree's mean, else its measured opener
-benchmark mean, else the estimate. Ties: lower E, then the stronger evidence, then a
-possible answer, then word order.
+E is the mean number of guesses to finish, this guess included, for a player who plays
+it and then follows the advice at every later turn: every E shown is kept. "proven" is
+the optimum after the guess (a stored optimal tree, the optimal stage's certified top
+openers, or a search made on the spot when few candidates are left); "policy" is the
+exact mean of the assistant's own play (states of at most 60 candidates solved in full,
+the best of the search's first 10 guesses above). A guess after which some candidate
+cannot be won within six guesses is marked with the share at risk and ranked below every
+guess that wins them all. Order: wins every candidate, then lower E, then proven, then a
+possible answer, then word order. Prior mode (any allowed word, weighted by p_common) has
+no exact E: an estimate orders its guesses and no E is shown.
 """
 EPILOG = f"""\
 data: --data DIR, else $WORDLE_DATA, else data/derived in the current folder, else
@@ -172,7 +171,7 @@ def one_shot(args: argparse.Namespace) -> int:
         emit(json.dumps(document, indent=2) + "\n")
     else:
         width = shutil.get_terminal_size().columns
-        emit(report_module.render(report, args.list_limit, width) + "\n")
+        emit(render(report, args.list_limit, width) + "\n")
     return EXIT_OK
 
 

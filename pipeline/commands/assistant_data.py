@@ -1,10 +1,10 @@
 """What the assistant reads, each file through its artifact reader (which verifies its
 seal) and only when an answer needs it: a one-shot answer must stay under half a second.
 
-Required: words.parquet, entropy.parquet, score_model.parquet and, for the answer-list
-mode, pattern_distribution.parquet and benchmark_summary.parquet. Optional:
-optimal_openers.parquet and optimal_trees.parquet (without them E is estimated and the
-assistant says so).
+Required: words.parquet and entropy.parquet; in the answer-list mode the stored guess x
+answer matrix (patterns/), in prior mode score_model.parquet. Optional:
+optimal_openers.parquet and optimal_trees.parquet: the certified top openers and the
+proven trees the assistant follows; without them its own search values every guess.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import numpy as np
 from pipeline.analysis.advice import ScoreCurve, Tree
 from pipeline.artifacts import benchmark as benchmark_artifact
 from pipeline.artifacts import entropy as entropy_artifact
-from pipeline.artifacts import parquet
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import REBUILD_HINT
 from pipeline.core.errors import ArtifactError, UsageError
@@ -40,11 +39,6 @@ CURVES = {
     (True, False): ("commonness", "greedy_entropy"),
     (True, True): ("commonness", "greedy_entropy_hard", "greedy_entropy"),
 }
-# The solver benchmark's strategies whose means are an opener's measured E, per hard
-# mode: those that follow every opener with the same play (greedy entropy over the
-# remaining answers), so their means compare openers, not strategies. The opener
-# benchmark plays the top openers so; greedy_entropy and greedy_entropy_hard their own.
-BENCHMARKED = {False: ("opener_benchmark", "greedy_entropy"), True: ("greedy_entropy_hard",)}
 # optimal_openers.parquet (pipeline.artifacts.optimal.OPENERS_FILE, which a test checks):
 # named here so that its absence is known without importing that module and, through
 # it, pyarrow.compute (30 ms of a one-shot answer).
@@ -129,6 +123,16 @@ def _edition_folder(folder: Path) -> Edition:
     return Edition("", "", folder)
 
 
+@dataclass(frozen=True)
+class StoredOpener:
+    """An opener's row of optimal_openers.parquet: its tree's total (None: no tree wins
+    every answer in time), whether that is proven, its rank in the certified top list."""
+
+    total: int | None
+    proven: bool
+    top_rank: int | None
+
+
 @dataclass
 class Data:
     """The artifacts folder, read lazily; every value is cached once read."""
@@ -180,30 +184,12 @@ class Data:
             curves[strategy] = ScoreCurve.from_bins(bits, guesses, strategy)
         return curves
 
-    def benchmark_means(self, hard: bool) -> dict[int, float]:
-        """word_id -> the mean guesses the benchmark measured with that opener followed
-        by BENCHMARKED[hard]'s play: a measured, achievable E of the opener."""
-        return self._cached(("benchmark", hard), lambda: self._read_benchmark(hard))
-
-    def _read_benchmark(self, hard: bool) -> dict[int, float]:
-        path = self.path(benchmark_artifact.SUMMARY_FILE)
-        rows = benchmark_artifact.read_summary(path).to_pydict()
-        means: dict[int, float] = {}
-        for strategy, opener, mean, capped in zip(
-            rows["strategy"], rows["opener"], rows["mean_guesses"], rows["capped"], strict=True
-        ):
-            word_id = self.index.word_id(opener)
-            if strategy not in BENCHMARKED[hard] or capped or word_id is None:
-                continue
-            means[word_id] = min(mean, means.get(word_id, mean))
-        return means
-
-    def optimal_openers(self, hard: bool) -> dict[int, tuple[float, bool]] | None:
-        """word_id -> (mean guesses of its stored tree, proven optimal), or None when
-        optimal_openers.parquet is not built."""
+    def optimal_openers(self, hard: bool) -> dict[int, StoredOpener] | None:
+        """word_id -> what optimal_openers.parquet holds of that opener in this mode (rows
+        with a total or proven to have none), or None when the file is not built."""
         return self._cached(("optimal", hard), lambda: self._read_optimal(hard))
 
-    def _read_optimal(self, hard: bool) -> dict[int, tuple[float, bool]] | None:
+    def _read_optimal(self, hard: bool) -> dict[int, StoredOpener] | None:
         if self.path(OPTIMAL_OPENERS_FILE, required=False) is None:
             return None
         from pipeline.artifacts import optimal as optimal_artifact  # imports pyarrow.compute
@@ -213,17 +199,18 @@ class Data:
         mode = "hard" if hard else "normal"
         result = {}
         for i, opener_id in enumerate(rows["opener_id"]):
-            if rows["mode"][i] != mode or rows["mean_guesses"][i] is None:
+            total, proven = rows["total_guesses"][i], bool(rows["proven"][i])
+            if rows["mode"][i] != mode or (total is None and not proven):
                 continue
             if self.index.words[opener_id] != rows["opener"][i]:
                 raise ArtifactError(f"{path}: opener_id and opener disagree; {REBUILD_HINT}")
-            result[opener_id] = (rows["mean_guesses"][i], bool(rows["proven"][i]))
+            result[opener_id] = StoredOpener(total, proven, rows["top_rank"][i])
         return result
 
     def tree(self, hard: bool, opener: int) -> Tree | None:
         """The stored tree of (mode, opener), or None when there is none."""
         stored = self.optimal_openers(hard)
-        if not stored or opener not in stored:
+        if not stored or opener not in stored or stored[opener].total is None:
             return None
         return self._cached(("tree", hard, opener), lambda: self._read_tree(hard, opener))
 
@@ -266,21 +253,6 @@ class Data:
         words_path = self.folder / words_artifact.FILE
         matrix = read_pattern_matrix(index_path, self.index, words_path, columns="answers")
         return matrix.full()
-
-    def bucket_sizes(self) -> np.ndarray:
-        """The `count` column of pattern_distribution.parquet: every guess's bucket sizes
-        over the answers, in (word_id, reply) order (entropy's `buckets` per word)."""
-        return self._cached("distribution", self._read_sizes)
-
-    def _read_sizes(self) -> np.ndarray:
-        path = self.path(entropy_artifact.DISTRIBUTION_FILE)
-        schema = entropy_artifact.DISTRIBUTION_SCHEMA
-        sizes = parquet.read_table(path, schema, columns=["count"])["count"].to_numpy()
-        if sizes.size != self.buckets.sum() or sizes.size == 0 or sizes.min() < 1:
-            raise ArtifactError(
-                f"{path}: does not hold the buckets entropy.parquet counts; {REBUILD_HINT}"
-            )
-        return sizes
 
 
 def load(root: Path, edition: str | None = None) -> Data:

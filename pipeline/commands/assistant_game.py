@@ -1,43 +1,40 @@
 """A game in progress: its turns checked against the data, the candidates before each
-turn, and every guess scored by E (pipeline.analysis.advice) at each of those states.
+turn, and at each of those states the guesses worth showing, each with a number the
+assistant keeps (pipeline.commands.assistant_values says which numbers).
 
 Shared by the one-shot command and `wordle-assist play`: an `Advisor` is built once per
-(data, mode) and keeps what does not depend on the turns (the opener table).
+(data, mode) and keeps what does not depend on the turns (the search's memo, the tables
+of states seen).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from pipeline.analysis.advice import (
-    GuessScores,
-    Tree,
-    distinct_guesses,
-    ranked,
-    score_mean_bits,
-    score_openers,
-    score_patterns,
-    with_exact,
-)
-from pipeline.artifacts.seal import REBUILD_HINT
+from pipeline.analysis.advice import Tree
 from pipeline.commands.assistant_data import Data
 from pipeline.commands.assistant_input import check_word, parse_colours, pattern_id
+from pipeline.commands.assistant_prior import prior_choice, prior_table
+from pipeline.commands.assistant_values import (
+    PROVEN,
+    Choice,
+    Table,
+    from_value,
+    split_stats,
+    stored,
+    useful,
+)
 from pipeline.core import hard_mode
-from pipeline.core.errors import ArtifactError, PipelineError, UsageError
+from pipeline.core.errors import PipelineError, UsageError
 from pipeline.core.wordle import all_green
 from pipeline.kernels.feedback import feedback_matrix
 
 MAX_GUESSES = 6  # Wordle's
-# Above this many candidates the stored matrix (read whole: ~0.1 s) beats computing
-# every guess against them with the numpy engine (~16 ns a pair, 15k guesses).
-STORED_FROM = 400
-TABLE_CACHE = 8  # scored states kept (a session revisits them after undo)
-# Where each E comes from, best evidence first (this order also breaks ties in E).
-SOURCES = ("optimal", "benchmark", "model")
-OPTIMAL, BENCHMARK, MODEL = range(3)
+INF_VALUE = 1 << 29  # pipeline.kernels.optimal_search.context.INF (checked by a test)
+TABLE_CACHE = 16  # valued states kept (a session revisits them after undo)
 
 
 @dataclass(frozen=True)
@@ -66,32 +63,24 @@ class State:
         w = self.weights[self.weights > 0]
         return float(-(w * np.log2(w)).sum()) + 0.0
 
-
-@dataclass(frozen=True)
-class Table:
-    """Every guess available at a state, scored, and their order (best first)."""
-
-    guesses: np.ndarray  # word_ids scored: every word, or the hard-mode legal ones
-    scores: GuessScores
-    source: np.ndarray  # index into SOURCES, per scored guess
-    is_candidate: np.ndarray
-    order: np.ndarray  # positions into `guesses` of the `top` best, best first
-
-    def position(self, word_id: int) -> int:
-        return int(np.searchsorted(self.guesses, word_id))
+    @property
+    def key(self) -> tuple:
+        return tuple((t.word_id, t.pattern_id) for t in self.turns)
 
 
 class Advisor:
-    """Scores the guesses of one data folder in one mode (prior or not, hard or not)."""
+    """The guesses of one data folder in one mode (prior or not, hard or not), valued."""
 
     def __init__(
-        self, data: Data, *, prior: bool = False, hard: bool = False, top: int = 10
+        self, data: Data, *, prior: bool = False, hard: bool = False, top: int = 10, policy=None
     ) -> None:
+        """policy: the search's Policy (pipeline.analysis.guess_values.POLICY by default)."""
         self.data = data
+        self.policy = policy
         self.top = max(top, 1)  # how many of each table are ranked
         self.prior = prior
         self.hard = hard
-        self.curve = data.curve(prior, hard)
+        self.curve = data.curve(prior, hard) if prior else None
         index = data.index
         self.encoded = index.encoded
         self.n_bins = 3**index.length
@@ -100,6 +89,7 @@ class Advisor:
         self._counts = hard_mode.letter_counts(self.encoded) if hard else None
         self._tables: dict[tuple, Table] = {}
         self._matrix: np.ndarray | None = None  # the stored guess x answer matrix, once read
+        self._searches: dict = {}  # Policy -> StateSearch, made when first needed
 
     # --- turns -------------------------------------------------------------------------
 
@@ -153,7 +143,7 @@ class Advisor:
         if turns and not self.prior:
             tree = self.data.tree(self.hard, turns[0].word_id)
         path = tree.path([t.word_id for t in turns], [t.pattern_id for t in turns]) if tree else []
-        proven = bool(tree) and self.data.optimal_openers(self.hard)[turns[0].word_id][1]
+        proven = bool(tree) and self.data.optimal_openers(self.hard)[turns[0].word_id].proven
         candidates = self.pool
         result = []
         for k in range(len(turns) + 1):
@@ -179,93 +169,149 @@ class Advisor:
     # --- tables ------------------------------------------------------------------------
 
     def table(self, state: State) -> Table:
-        """Every available guess at `state`, scored and ranked by E."""
-        key = tuple((t.word_id, t.pattern_id) for t in state.turns)
+        """The guesses worth showing at `state`, valued, best first."""
+        key = state.key
         if key not in self._tables:
-            if len(self._tables) >= TABLE_CACHE:  # keep the opener table
-                del self._tables[next(k for k in self._tables if k)]
-            self._tables[key] = self._scored(state) if key else self._opener_table(state)
+            if len(self._tables) >= TABLE_CACHE:
+                del self._tables[next(iter(self._tables))]
+            self._tables[key] = self._table(state)
         return self._tables[key]
 
-    def _scored(self, state: State) -> Table:
-        """A state after some turns: every available guess against its candidates."""
+    def _table(self, state: State) -> Table:
+        if self.prior:
+            return prior_table(self, state, self._legal(state), self.top)
+        if not state.turns:
+            openers = self._stored_openers(state)
+            if openers is not None:
+                return openers
+        return self._searched(state)
+
+    def _legal(self, state: State) -> np.ndarray:
         guesses = np.arange(len(self.data.index.words))
-        if self.hard:
+        if self.hard and state.turns:
             guesses = guesses[
                 hard_mode.legal_mask(self.encoded, self.rule(state.turns), self._counts)
             ]
-        first, classes = distinct_guesses(self.encoded[guesses], self.encoded[state.candidates])
-        patterns = self._patterns(guesses[first], state.candidates)
-        weights = state.weights if self.prior else None
-        scores = score_patterns(patterns, self.curve, self.n_bins, weights)
-        scores = GuessScores(*(getattr(scores, f)[classes] for f in ("bits", "expected", "p_win")))
-        exact_ids, exact_values, floor = np.empty(0, np.int64), np.empty(0), None
-        if state.node is not None:
+        return guesses
+
+    def _stored_openers(self, state: State) -> Table | None:
+        """Before the first guess: the certified top openers in order, then the other
+        proven ones by E; None when no opener is stored with a total."""
+        stored_rows = self.data.optimal_openers(self.hard) or {}
+        proven = [(w, s) for w, s in stored_rows.items() if s.proven and s.total is not None]
+        if not proven:
+            return None
+        proven.sort(key=lambda item: (item[1].top_rank is None, item[1].total, item[0]))
+        n = state.candidates.size
+        choices = {}
+        for word_id, row in proven[: self.top]:
+            choice = self._stored_choice(state, word_id, row.total, True)
+            choices[word_id] = replace(choice, certified=row.top_rank is not None)
+        order = list(choices)
+        return Table(choices, order, proven[0][1].total if n else None)
+
+    def _stored_choice(self, state: State, word_id: int, total: int | None, proven: bool):
+        replies = self.replies(word_id, state.candidates)
+        choice = replace(
+            split_stats(replies, self.green, word_id in self._candidate_set(state)),
+            word_id=word_id,
+        )
+        return stored(choice, total, state.candidates.size, proven)
+
+    def _candidate_set(self, state: State) -> set[int]:
+        return set(state.candidates.tolist())
+
+    def _searched(self, state: State) -> Table:
+        """The search entered at the state: its best guess and its first options, each
+        valued; the stored tree's guess with its proven value where the game is on one."""
+        search, turns, columns = self._search(), list(state.key), self._columns(state)
+        value, best = search.best(turns, columns)
+        top_k = search.policy.top_k
+        limit = max(self.top, top_k) + 2 if search.exact(columns.size) else top_k
+        options = [best] if best >= 0 else []
+        options += [g for g in search.options(turns, columns, limit).tolist() if g != best]
+        tree_guess = self._tree_guess(state)
+        choices = {g: from_value(self._value(search, state, g)) for g in options if g != tree_guess}
+        if tree_guess is not None:
             tree, node, proven = state.node
-            exact_ids = np.searchsorted(guesses, [tree.guess[node]])
-            exact_values = np.array([tree.expected(node)])
-            floor = exact_values[0] if proven else None
-        expected, exact = with_exact(scores.expected, exact_ids, exact_values, floor)
-        source = np.where(exact, OPTIMAL, MODEL)
-        return self._finish(guesses, scores, expected, source, state)
+            value = int(tree.to_finish[node])
+            choices[tree_guess] = self._stored_choice(state, tree_guess, value, proven)
+        order = [c.word_id for c in useful(list(choices.values()))]
+        order = order[: 1 if state.candidates.size == 1 else self.top]
+        return Table(choices, order, value if value < INF_VALUE else None)
 
-    def _patterns(self, guesses: np.ndarray, candidates: np.ndarray) -> np.ndarray:
-        """Replies of `guesses` x `candidates` (word_ids): from the stored guess x answer
-        matrix once it is read (play) or when reading it is cheaper than computing,
-        else computed by the numpy engine."""
-        if not self.prior and (self._matrix is not None or candidates.size > STORED_FROM):
-            if self._matrix is None:
-                self._matrix = self.data.answer_matrix()
-            columns = np.searchsorted(self.data.index.answer_rows, candidates)
-            return self._matrix[np.ix_(guesses, columns)]
-        return feedback_matrix(self.encoded[guesses], self.encoded[candidates], engine="numpy")
+    def _tree_guess(self, state: State) -> int | None:
+        if state.node is None:
+            return None
+        tree, node, _ = state.node
+        return int(tree.guess[node])
 
-    def preload(self) -> None:
-        """Read the stored matrix now (a session's start-up), so turns only index it."""
+    def _value(self, search, state: State, guess: int):
+        from pipeline.analysis.guess_values import guess_value
+
+        columns = self._columns(state)
+        replies = self.replies(guess, state.candidates)
+        is_candidate = guess in self._candidate_set(state)
+        return guess_value(
+            search, list(state.key), columns, guess, replies, self.green, is_candidate
+        )
+
+    def choice(self, state: State, word_id: int) -> Choice:
+        """The guess `word_id` at `state`, valued as the table values its own guesses."""
+        table = self.table(state)
+        if word_id in table.choices:
+            return table.choices[word_id]
+        if self.prior:
+            choice = prior_choice(self, state, word_id)
+        else:
+            row = None if state.turns else (self.data.optimal_openers(self.hard) or {}).get(word_id)
+            if row is not None and row.proven and row.total is not None:
+                choice = self._stored_choice(state, word_id, row.total, True)
+            else:  # searched; an opener proven to have no tree keeps that evidence
+                choice = from_value(self._value(self._search(), state, word_id))
+                if row is not None and row.proven:
+                    choice = replace(choice, evidence=PROVEN)
+        table.choices[word_id] = choice
+        return choice
+
+    def value_after(self, state: State) -> float | None:
+        """Mean guesses still needed at `state` under the advice (0 once solved)."""
+        if state.turns and state.turns[-1].pattern_id == self.green:
+            return 0.0
+        if self.prior or len(state.turns) >= MAX_GUESSES:
+            return None
+        value = self.table(state).value
+        return None if value is None else value / state.candidates.size
+
+    # --- the search ----------------------------------------------------------------------
+
+    def _columns(self, state: State) -> np.ndarray:
+        return np.searchsorted(self.data.index.answer_rows, state.candidates)
+
+    def replies(self, guess: int, candidates: np.ndarray) -> np.ndarray:
+        """The reply to `guess` of each candidate (word_ids), from the stored matrix."""
+        self.preload()
+        return self._matrix[guess, np.searchsorted(self.data.index.answer_rows, candidates)]
+
+    def _search(self):
+        """The search over the stored matrix (numba: imported only when a state needs it)."""
+        from pipeline.analysis.guess_values import POLICY
+        from pipeline.kernels.optimal_search.state_search import StateSearch
+
+        policy = self.policy or POLICY
+        if policy not in self._searches:
+            self.preload()
+            index = self.data.index
+            self._searches[policy] = StateSearch(
+                self._matrix, index.answer_rows, self.encoded, hard=self.hard, policy=policy,
+                max_guesses=MAX_GUESSES, replies=self.data.buckets,
+            )  # fmt: skip
+        return self._searches[policy]
+
+    def preload(self, search: bool = False) -> None:
+        """Read the stored matrix now, so turns only index it; search: also build the
+        search and load its kernels (a session's start-up)."""
         if not self.prior and self._matrix is None:
             self._matrix = self.data.answer_matrix()
-
-    def _opener_table(self, state: State) -> Table:
-        """Before the first guess: E from the stored trees, else the opener benchmark,
-        else the score model over the stored reply distribution (answers mode); in prior
-        mode from the stored entropy_prior (score_mean_bits)."""
-        n_words = len(self.data.index.words)
-        guesses = np.arange(n_words)
-        if self.prior:
-            p_win = np.zeros(n_words)
-            p_win[state.candidates] = state.weights
-            scores = score_mean_bits(
-                self.data.entropy_prior, p_win, state.weighted_bits, self.curve
-            )
-            source = np.full(n_words, MODEL)
-            return self._finish(guesses, scores, scores.expected, source, state)
-        index = self.data.index
-        sizes = self.data.bucket_sizes()
-        try:
-            scores = score_openers(sizes, self.data.buckets, index.is_answer, self.curve)
-        except ValueError as error:  # sealed, yet not what entropy.parquet describes
-            where = self.data.folder / "pattern_distribution.parquet"
-            raise ArtifactError(f"{where}: {error}; {REBUILD_HINT}") from None
-        expected, source = scores.expected.copy(), np.full(n_words, MODEL)
-        stored = [(BENCHMARK, self.data.benchmark_means(self.hard))]
-        stored.append(
-            (OPTIMAL, {k: v[0] for k, v in (self.data.optimal_openers(self.hard) or {}).items()})
-        )
-        for code, values in stored:
-            ids = np.array(sorted(values), dtype=np.int64)
-            expected[ids] = [values[i] for i in ids.tolist()]
-            source[ids] = code
-        return self._finish(guesses, scores, expected, source, state)
-
-    def _finish(
-        self,
-        guesses: np.ndarray,
-        scores: GuessScores,
-        expected: np.ndarray,
-        source: np.ndarray,
-        state: State,
-    ) -> Table:
-        is_candidate = np.isin(guesses, state.candidates)
-        scores = GuessScores(scores.bits, expected, scores.p_win)
-        order = ranked(expected, is_candidate, source, best=self.top)
-        return Table(guesses, scores, source, is_candidate, order)
+        if search and not self.prior:
+            self._search().warm()

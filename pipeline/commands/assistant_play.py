@@ -22,14 +22,14 @@ from collections.abc import Callable
 from pipeline.commands.assistant_data import data_folder, load
 from pipeline.commands.assistant_game import MAX_GUESSES, Advisor, Turn
 from pipeline.commands.assistant_input import COLOUR_HELP, split_turns
-from pipeline.commands.assistant_report import (
-    Rating,
-    Report,
-    build,
+from pipeline.commands.assistant_report import Rating, Report, build
+from pipeline.commands.assistant_text import (
+    format_e,
     legend,
     rating_lines,
     state_lines,
     suggestion_lines,
+    summary_lines,
 )
 from pipeline.core.errors import PipelineError, UsageError
 
@@ -100,18 +100,26 @@ def view(session: Session, list_limit: int, colour: bool) -> str:
         lines.append(rating_line(report.turns[-1]))
     lines += state_lines(report, list_limit, width)
     if report.game_over:
-        lines += rating_lines(report.turns)
+        lines += rating_lines(report.turns) + summary_lines(report)
     lines += suggestion_lines(report)
     return "\n".join(lines + [""])
 
 
 def rating_line(rating: Rating) -> str:
-    """The last guess beside the best one at its turn, in one line."""
+    """The last guess beside the best one at its turn, and the reply's luck, in one line."""
     played, best = rating.played, rating.best
-    line = f"{rating.guess}: {played.bits:.2f} bits, E {played.expected_guesses:.4f}"
+    line = f"{rating.guess}: E {format_e(played.expected_guesses)} ({played.evidence})"
     if best.guess == rating.guess:
-        return line + " (the best guess)"
-    return line + f"; best was {best.guess}: {best.bits:.2f} bits, E {best.expected_guesses:.4f}"
+        line += ", the best guess"
+    else:
+        line += f"; best was {best.guess}: E {format_e(best.expected_guesses)}"
+        if rating.skill is not None:
+            line += f", {rating.skill:+.3f} given up"
+    if rating.luck is not None:
+        after = rating.expected_after
+        expected = "" if after is None else f" (expected {after:.1f})"
+        line += f"; {rating.candidates_after} left{expected}, luck {rating.luck:+.3f}"
+    return line
 
 
 def _read_turn(ask: Callable[[str], str], number: int) -> tuple[str, str] | str | None:
@@ -140,7 +148,7 @@ def play(args: argparse.Namespace) -> int:
         raise UsageError("--json is for one answer, not for play")
     data = load(data_folder(args.data), args.edition)
     advisor = Advisor(data, prior=args.mode == "prior", hard=args.hard, top=args.top)
-    advisor.preload()
+    advisor.preload(search=True)
     session = Session(advisor)
     for word, colours in split_turns(args.turns):
         session.play(word, colours)

@@ -3,44 +3,72 @@ the same content either way."""
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from pipeline.commands.assistant_data import OPTIMAL_TREES_FILE
-from pipeline.commands.assistant_game import MAX_GUESSES, SOURCES, Advisor, State, Table, Turn
+from pipeline.commands.assistant_game import MAX_GUESSES, Advisor, State, Turn
+from pipeline.commands.assistant_values import Choice
 
 SCORE_RULE = (
-    "E = expected guesses to finish, this guess included: P(answer) * 1 + sum over the "
-    "other replies b of P(b) * (1 + F(bits left in b)), F the score model's curve; read "
-    "off a stored optimal tree where the game is on one"
+    "E = mean guesses to finish, this guess included, for a player who plays it and then "
+    "follows the advice at every later turn; proven: the optimum after this guess (a "
+    "stored optimal tree, the certified top openers, or a search made on the spot); "
+    "policy: the exact mean of the assistant's own play (every state of at most 60 "
+    "candidates solved in full, the best of the search's first 10 guesses above); "
+    "wins_all_within_6 false: some reply leaves candidates with no sure win in the "
+    "guesses left (at_risk: their share). Prior mode shows no E: an estimate orders it"
 )
 
 
 @dataclass(frozen=True)
 class Row:
-    """One scored guess."""
+    """One guess at a state."""
 
     guess: str
+    expected_guesses: float | None  # None when at risk, or in prior mode
+    evidence: str  # proven, policy or estimate
+    lower_bound: float | None  # a proven lower bound of E after this guess
+    wins_all_within_6: bool | None
+    at_risk: float | None  # share of the candidates left without a sure win
     bits: float
-    expected_guesses: float
     p_win: float
     can_be_answer: bool
-    source: str  # optimal, benchmark or model
+    certified: bool  # one of the certified top openers
 
 
 @dataclass(frozen=True)
 class Rating:
-    """One guess the player made, beside the best available at that turn."""
+    """One guess the player made, beside the best at that turn, as a coach rates it.
+
+    skill: E given up against the best guess shown (0 when it was as good; negative when
+    it beat every guess the assistant valued). luck: the guesses
+    the reply saved against what the guess was expected to leave (negative: unlucky);
+    with both, guesses used = E of the best opener + skill given up - luck.
+    """
 
     number: int
     guess: str
     colours: str
     candidates_before: int
     candidates_after: int
+    expected_after: float | None  # candidates the guess was expected to leave
     played: Row
     best: Row
+    skill: float | None
+    luck: float | None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A finished game: guesses used against what the best play expected at the start."""
+
+    guesses: int
+    solved: bool
+    expected_at_start: float | None
+    skill: float | None  # summed over the turns
+    luck: float | None
 
 
 @dataclass(frozen=True)
@@ -51,11 +79,11 @@ class Report:
     edition_title: str
     mode: str  # answers or prior
     hard: bool
-    curve: str  # the score model strategy F comes from
     optimal_trees: bool  # optimal trees are stored for this mode, and their file is there
     turns: list[Rating]
     solved: bool
     game_over: bool
+    summary: Summary | None  # once the game is over
     pool: int  # candidates before any guess
     count: int  # candidates now
     bits: float
@@ -66,36 +94,85 @@ class Report:
     missing_files: list[str]  # optional artifacts looked for and not found
 
 
-def _row(advisor: Advisor, table: Table, position: int) -> Row:
-    scores = table.scores
+def _row(advisor: Advisor, choice: Choice) -> Row:
     return Row(
-        advisor.data.index.words[table.guesses[position]],
-        float(scores.bits[position]),
-        float(scores.expected[position]),
-        float(scores.p_win[position]),
-        bool(table.is_candidate[position]),
-        SOURCES[table.source[position]],
+        guess=advisor.data.index.words[choice.word_id],
+        expected_guesses=choice.expected,
+        evidence=choice.evidence,
+        lower_bound=choice.lower_bound,
+        wins_all_within_6=choice.wins_all,
+        at_risk=choice.at_risk,
+        bits=choice.bits,
+        p_win=choice.p_win,
+        can_be_answer=choice.is_candidate,
+        certified=choice.certified,
     )
 
 
 def rating(advisor: Advisor, before: State, after: State, turn: Turn) -> Rating:
-    table = advisor.table(before)
+    played = advisor.choice(before, turn.word_id)
+    best = advisor.table(before).best()
+    skill = luck = None
+    if played.expected is not None and best.expected is not None:
+        skill = played.expected - best.expected + 0.0
+    left = advisor.value_after(after)
+    if played.expected is not None and left is not None:
+        luck = (played.expected - 1.0) - left + 0.0
     return Rating(
-        len(before.turns) + 1,
-        turn.word,
-        turn.colours,
-        before.candidates.size,
-        after.candidates.size,
-        _row(advisor, table, table.position(turn.word_id)),
-        _row(advisor, table, int(table.order[0])),
-    )
+        len(before.turns) + 1, turn.word, turn.colours, before.candidates.size,
+        after.candidates.size, played.expected_left, _row(advisor, played),
+        _row(advisor, best), skill, luck,
+    )  # fmt: skip
 
 
 def suggestions(advisor: Advisor, state: State) -> list[Row]:
     """The best guesses at `state`; only the answer once a single candidate is left."""
     table = advisor.table(state)
-    top = 1 if state.candidates.size == 1 else advisor.top
-    return [_row(advisor, table, int(p)) for p in table.order[:top]]
+    return [_row(advisor, table.choices[w]) for w in table.order]
+
+
+def summary(advisor: Advisor, states: list[State], ratings: list[Rating], solved: bool):
+    first = advisor.table(states[0]).best().expected if ratings else None
+    skills = [r.skill for r in ratings]
+    lucks = [r.luck for r in ratings]
+    return Summary(
+        guesses=len(ratings), solved=solved, expected_at_start=first,
+        skill=None if None in skills else sum(skills) + 0.0,
+        luck=None if None in lucks else sum(lucks) + 0.0,
+    )  # fmt: skip
+
+
+def _notes(advisor: Advisor, stored: bool, trees: bool, final: State) -> list[str]:
+    notes = []
+    if advisor.prior:
+        notes.append(
+            "prior mode: no exact E exists when the answer may be any allowed word, so "
+            "none is shown; the score model's estimate orders the guesses"
+        )
+    elif not stored:
+        notes.append(
+            "no optimal openers are stored (optimal_openers.parquet): every E comes from "
+            "the assistant's own search"
+        )
+    elif not trees:
+        notes.append(
+            f"{OPTIMAL_TREES_FILE} is missing: no stored optimal tree is followed after "
+            "the opener; every E there comes from the assistant's own search"
+        )
+    if not advisor.prior and not final.turns and stored:
+        rows = advisor.data.optimal_openers(advisor.hard) or {}
+        ranked = sum(1 for r in rows.values() if r.top_rank is not None)
+        if ranked:
+            notes.append(
+                f"the openers are the optimal stage's certified top {ranked}: no other "
+                "opener has a lower proven E"
+            )
+        else:
+            notes.append(
+                "the openers are those the optimal stage proved; this edition's top list "
+                "is not certified (optimal.certify is off), so a better opener may exist"
+            )
+    return notes
 
 
 def build(
@@ -114,18 +191,6 @@ def build(
     data = advisor.data
     stored = data.optimal_openers(advisor.hard) is not None
     trees = stored and data.path(OPTIMAL_TREES_FILE, required=False) is not None
-    notes = []
-    if not advisor.prior and not stored:
-        notes.append(
-            "no optimal trees are stored (optimal_openers.parquet): every E is a benchmark "
-            "measurement or a score-model estimate"
-        )
-    elif not advisor.prior and not trees:
-        notes.append(
-            f"{OPTIMAL_TREES_FILE} is missing: no stored optimal tree is followed, so after "
-            "the opener every E and the order are benchmark measurements or score-model "
-            "estimates"
-        )
     return Report(
         version=version,
         data=str(advisor.data.folder),
@@ -133,18 +198,18 @@ def build(
         edition_title=advisor.data.edition.title if advisor.data.edition else "",
         mode="prior" if advisor.prior else "answers",
         hard=advisor.hard,
-        curve=advisor.curve.strategy,
         optimal_trees=trees,
         turns=ratings,
         solved=solved,
         game_over=over,
+        summary=summary(advisor, states, ratings, solved) if over else None,
         pool=advisor.pool.size,
         count=final.candidates.size,
         bits=final.bits + 0.0,
         weighted_bits=final.weighted_bits if advisor.prior else None,
         remaining=[(words[final.candidates[i]], float(final.weights[i])) for i in order],
         suggestions=[] if over else suggestions(advisor, final),
-        notes=notes,
+        notes=_notes(advisor, stored, trees, final),
         missing_files=list(data.missing),
     )
 
@@ -163,102 +228,3 @@ def as_json(report: Report, list_limit: int) -> dict:
     for number, row in enumerate(document["suggestions"], 1):
         row["rank"] = number
     return document
-
-
-# --- text ---------------------------------------------------------------------------------
-
-
-def edition_line(report: Report) -> str:
-    title = f": {report.edition_title}" if report.edition_title else ""
-    return f"edition: {report.edition}{title}"
-
-
-def header(report: Report) -> str:
-    pool = (
-        f"every allowed word ({report.pool}), weighted by p_common"
-        if report.mode == "prior"
-        else f"the answer list ({report.pool} words, equally likely)"
-    )
-    rules = "hard mode (NYT)" if report.hard else "normal mode"
-    return f"candidates: {pool}; {rules}"
-
-
-def rating_lines(ratings: list[Rating]) -> list[str]:
-    if not ratings:
-        return []
-    lines = [
-        "your guesses beside the best at each turn (E: expected guesses to finish):",
-        "  #  guess  reply     bits       E  left  |  best      bits       E",
-    ]
-    for r in ratings:
-        lines.append(
-            f"{r.number:>3}  {r.guess}  {r.colours}  {r.played.bits:7.4f}  "
-            f"{r.played.expected_guesses:6.4f}  {r.candidates_after:>4}  |  {r.best.guess}  "
-            f"{r.best.bits:7.4f}  {r.best.expected_guesses:6.4f}"
-        )
-    return lines
-
-
-def state_lines(report: Report, list_limit: int, width: int) -> list[str]:
-    pool = "answers" if report.mode == "answers" else "allowed words"
-    lines = []
-    if report.solved:
-        lines.append(f"solved in {len(report.turns)} guesses")
-        return lines
-    verb = "remains" if report.count == 1 else "remain"
-    summary = f"{report.count} of {report.pool} {pool} {verb}: {report.bits:.2f} bits"
-    if not report.turns:
-        summary = f"{report.count} {pool}: {report.bits:.2f} bits"
-    if report.weighted_bits is not None:
-        summary += f" ({report.weighted_bits:.2f} bits weighted by p_common)"
-    lines.append(summary)
-    if report.game_over:
-        lines.append(f"not solved in {MAX_GUESSES} guesses")
-    if report.count == 1:
-        lines.append(f"the answer is {report.remaining[0][0]}")
-    elif report.count <= list_limit and report.turns:
-        if report.mode == "prior":
-            words = [f"{w} {100 * p:.1f}%" for w, p in report.remaining]
-        else:
-            words = [w for w, _ in report.remaining]
-        lines += textwrap.wrap(
-            "remaining: " + ", ".join(words), width=max(width, 20), subsequent_indent="  "
-        )
-    return lines
-
-
-def suggestion_lines(report: Report) -> list[str]:
-    if not report.suggestions:
-        return []
-    what = "best next guesses" if report.turns else "best openers"
-    width = len(report.suggestions[0].guess)
-    lines = [
-        f"{what}, by E (expected guesses to finish, this one included):",
-        f"rank  {'guess':<{width}}     bits       E  win now  answer?  E from",
-    ]
-    for rank, row in enumerate(report.suggestions, 1):
-        lines.append(
-            f"{rank:>4}  {row.guess}  {row.bits:7.4f}  {row.expected_guesses:6.4f}  "
-            f"{100 * row.p_win:6.1f}%  {'yes' if row.can_be_answer else 'no ':<7}  {row.source}"
-        )
-    return lines
-
-
-def legend(report: Report) -> str:
-    return (
-        f"E from: optimal = a stored optimal tree, benchmark = the solver benchmark's measured "
-        f"mean, model = one step ahead with the score model's {report.curve} curve"
-    )
-
-
-def render(report: Report, list_limit: int, width: int) -> str:
-    """The report as plain text, lists wrapped to `width` columns."""
-    lines = [edition_line(report), header(report)] if report.edition else [header(report)]
-    lines += rating_lines(report.turns)
-    lines += state_lines(report, list_limit, width)
-    lines += suggestion_lines(report)
-    if report.suggestions or report.turns:
-        lines += textwrap.wrap(legend(report), width=max(width, 20))
-    for note in report.notes:
-        lines += textwrap.wrap("note: " + note, width=max(width, 20))
-    return "\n".join(lines)

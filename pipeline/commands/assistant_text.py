@@ -1,0 +1,190 @@
+"""The assistant's report as plain text: the same content as its JSON document, in
+tables and lines wrapped to the terminal (`render`), and the pieces `play` reuses."""
+
+from __future__ import annotations
+
+import textwrap
+
+from pipeline.commands.assistant_game import MAX_GUESSES
+from pipeline.commands.assistant_report import Rating, Report, Row
+from pipeline.commands.assistant_values import ESTIMATE, PROVEN
+
+
+def edition_line(report: Report) -> str:
+    title = f": {report.edition_title}" if report.edition_title else ""
+    return f"edition: {report.edition}{title}"
+
+
+def header(report: Report) -> str:
+    pool = (
+        f"every allowed word ({report.pool}), weighted by p_common"
+        if report.mode == "prior"
+        else f"the answer list ({report.pool} words, equally likely)"
+    )
+    rules = "hard mode (NYT)" if report.hard else "normal mode"
+    return f"candidates: {pool}; {rules}"
+
+
+def format_e(value: float | None, at_risk: float | None = None) -> str:
+    """E to four places; "risk 3%" for a guess that cannot win every candidate in time."""
+    if value is None:
+        return "-" if at_risk is None else f"risk {100 * at_risk:.0f}%"
+    return f"{value:.4f}"
+
+
+def _rated(row: Row) -> str:
+    return format_e(row.expected_guesses, row.at_risk)
+
+
+def _signed(value: float | None) -> str:
+    return "-" if value is None else f"{value:+.3f}"
+
+
+def rating_lines(ratings: list[Rating]) -> list[str]:
+    """Each guess beside the best at its turn: E given up (skill) and the reply's luck."""
+    if not ratings:
+        return []
+    if ratings[0].played.evidence == ESTIMATE:  # prior mode: information, no E
+        lines = ["your guesses beside the best at each turn (bits of information):"]
+        lines.append("  #  guess  reply     bits  best       bits  left")
+        for r in ratings:
+            lines.append(
+                f"{r.number:>3}  {r.guess}  {r.colours}  {r.played.bits:7.4f}  {r.best.guess}  "
+                f"{r.best.bits:7.4f}  {r.candidates_after:>4}"
+            )
+        return lines
+    lines = [
+        "your guesses, rated:",
+        "  #  guess  reply         E  best          E    skill  left  expected    luck",
+    ]
+    for r in ratings:
+        expected_left = "-" if r.expected_after is None else f"{r.expected_after:.1f}"
+        lines.append(
+            f"{r.number:>3}  {r.guess}  {r.colours}  {_rated(r.played):>8}  "
+            f"{r.best.guess}  {_rated(r.best):>8}  {_signed(r.skill):>7}  "
+            f"{r.candidates_after:>4}  {expected_left:>8}  {_signed(r.luck):>6}"
+        )
+    return lines
+
+
+def summary_lines(report: Report) -> list[str]:
+    s = report.summary
+    if s is None or not s.guesses:
+        return []
+    result = f"solved in {s.guesses}" if s.solved else f"not solved in {s.guesses}"
+    line = f"game: {result}"
+    if s.expected_at_start is not None:
+        line += f"; the best play expected {s.expected_at_start:.4f} at the start"
+    if s.skill is not None:
+        line += f"; skill gave up {s.skill:.3f}"
+    if s.luck is not None:
+        line += f", luck saved {s.luck:+.3f}"
+    return [line]
+
+
+def state_lines(report: Report, list_limit: int, width: int) -> list[str]:
+    pool = "answers" if report.mode == "answers" else "allowed words"
+    lines = []
+    if report.solved:
+        lines.append(f"solved in {len(report.turns)} guesses")
+        return lines
+    verb = "remains" if report.count == 1 else "remain"
+    summary = f"{report.count} of {report.pool} {pool} {verb}: {report.bits:.2f} bits"
+    if not report.turns:
+        summary = f"{report.count} {pool}: {report.bits:.2f} bits"
+    if report.weighted_bits is not None:
+        summary += f" ({report.weighted_bits:.2f} bits weighted by p_common)"
+    lines.append(summary)
+    if report.game_over:
+        lines.append(f"not solved in {MAX_GUESSES} guesses")
+    if report.count == 1:
+        lines.append(f"the answer is {report.remaining[0][0]}")
+    elif report.turns and report.count <= list_limit:
+        if report.mode == "prior":
+            words = [f"{w} {100 * p:.1f}%" for w, p in report.remaining]
+        else:
+            words = [w for w, _ in report.remaining]
+        lines += textwrap.wrap(
+            "remaining: " + ", ".join(words), width=max(width, 20), subsequent_indent="  "
+        )
+    elif report.turns:
+        lines.append(f"remaining: more than {list_limit} (--list N shows up to N)")
+    return lines
+
+
+def _safety(row: Row) -> str:
+    if row.wins_all_within_6 is None:
+        return "-"
+    if row.wins_all_within_6:
+        return "yes"
+    share = "" if row.at_risk is None else f" {100 * row.at_risk:.0f}%"
+    return f"risk{share}"
+
+
+def suggestion_lines(report: Report) -> list[str]:
+    if not report.suggestions:
+        return []
+    what = "best next guesses" if report.turns else "best openers"
+    width = len(report.suggestions[0].guess)
+    if report.mode == "prior":
+        lines = [
+            f"{what}, ordered by an estimate (no exact E in prior mode):",
+            f"rank  {'guess':<{width}}     bits  win now  answer?",
+        ]
+        for rank, row in enumerate(report.suggestions, 1):
+            lines.append(
+                f"{rank:>4}  {row.guess}  {row.bits:7.4f}  {100 * row.p_win:6.1f}%  "
+                f"{'yes' if row.can_be_answer else 'no'}"
+            )
+        return lines
+    lines = [
+        f"{what} (E: mean guesses to finish, this one included, following the advice):",
+        f"rank  {'guess':<{width}}       E  from     at least  wins in 6     bits  win now"
+        "  answer?",
+    ]
+    for rank, row in enumerate(report.suggestions, 1):
+        bound = (
+            "" if row.evidence == PROVEN or row.lower_bound is None else f"{row.lower_bound:.4f}"
+        )
+        evidence = row.evidence + ("*" if row.certified else "")
+        lines.append(
+            f"{rank:>4}  {row.guess}  {format_e(row.expected_guesses):>6}  {evidence:<7}  "
+            f"{bound:>8}  {_safety(row):<9}  {row.bits:7.4f}  {100 * row.p_win:6.1f}%  "
+            f"{'yes' if row.can_be_answer else 'no'}"
+        )
+    return lines
+
+
+RATING_LEGEND = (
+    "; skill: E given up against the best guess; left, expected: candidates the reply "
+    "left and the number the guess was expected to leave; luck: guesses the reply saved "
+    "against the expected (negative: unlucky)"
+)
+
+
+def legend(report: Report) -> str:
+    rated = RATING_LEGEND if report.turns else ""
+    if report.mode == "prior":
+        return "bits: information of the guess over the weighted candidates"
+    certified = any(row.certified for row in report.suggestions)
+    return (
+        "from: proven = the optimum after this guess; policy = the exact mean of the "
+        "assistant's own play after it (states of at most 60 candidates solved in full, "
+        "the best of the search's first 10 guesses above), never below the optimum; "
+        "at least: a proven lower bound; wins in 6: every candidate won within six "
+        "guesses, or the share at risk" + ("; * certified top opener" if certified else "") + rated
+    )
+
+
+def render(report: Report, list_limit: int, width: int) -> str:
+    """The report as plain text, lists wrapped to `width` columns."""
+    lines = [edition_line(report), header(report)] if report.edition else [header(report)]
+    lines += rating_lines(report.turns)
+    lines += summary_lines(report)
+    lines += state_lines(report, list_limit, width)
+    lines += suggestion_lines(report)
+    if report.suggestions or report.turns:
+        lines += textwrap.wrap(legend(report), width=max(width, 20))
+    for note in report.notes:
+        lines += textwrap.wrap("note: " + note, width=max(width, 20))
+    return "\n".join(lines)
