@@ -36,17 +36,8 @@ def prior_table(advisor, state, guesses: np.ndarray, top: int) -> Table:
     order = ranked(estimate, is_candidate, best=top)
     choices = {
         int(guesses[i]): Choice(
-            word_id=int(guesses[i]),
-            bits=float(bits[i]),
-            p_win=float(p_win[i]),
-            is_candidate=bool(is_candidate[i]),
-            expected=None,
-            evidence=ESTIMATE,
-            lower_bound=None,
-            wins_all=None,
-            at_risk=None,
-            expected_left=None,
-        )  # fmt: skip
+            int(guesses[i]), float(bits[i]), float(p_win[i]), bool(is_candidate[i]), ESTIMATE
+        )
         for i in order.tolist()
     }
     return Table(choices, [int(guesses[i]) for i in order.tolist()], None)
@@ -60,9 +51,6 @@ def prior_choice(advisor, state, word_id: int) -> Choice:
     mass = np.bincount(replies.astype(np.int64), state.weights)
     mass = mass[mass > 0]
     in_state = np.flatnonzero(state.candidates == word_id)
-    return Choice(
-        word_id=word_id, bits=float(-(mass * np.log2(mass)).sum()) + 0.0,
-        p_win=float(state.weights[in_state[0]]) if in_state.size else 0.0,
-        is_candidate=bool(in_state.size), expected=None, evidence=ESTIMATE,
-        lower_bound=None, wins_all=None, at_risk=None, expected_left=None,
-    )  # fmt: skip
+    bits = float(-(mass * np.log2(mass)).sum()) + 0.0
+    p_win = float(state.weights[in_state[0]]) if in_state.size else 0.0
+    return Choice(word_id, bits, p_win, bool(in_state.size), ESTIMATE)

@@ -25,12 +25,12 @@ class Choice:
     bits: float
     p_win: float
     is_candidate: bool
-    expected: float | None  # E; None when at risk, or in prior mode
     evidence: str  # PROVEN, POLICY, or ESTIMATE (prior mode: an order, not a number)
-    lower_bound: float | None  # a proven lower bound of E after this guess
-    wins_all: bool | None  # every candidate won within the guesses left (None: unknown)
-    at_risk: float | None  # share of candidates left without a sure win
-    expected_left: float | None  # candidates expected to remain after it
+    expected: float | None = None  # E; None when at risk, or in prior mode
+    lower_bound: float | None = None  # a proven lower bound of E after this guess
+    wins_all: bool | None = None  # every candidate won within the guesses left
+    at_risk: float | None = None  # share of candidates left without a sure win
+    expected_left: float | None = None  # candidates expected to remain after it
     certified: bool = False  # one of the certified top openers
 
 
@@ -80,18 +80,9 @@ def split_stats(replies: np.ndarray, green: int, is_candidate: bool) -> Choice:
     sizes = np.bincount(replies.astype(np.int64))
     sizes = sizes[sizes > 0]
     share = sizes / n
-    return Choice(
-        word_id=-1,
-        bits=float(-(share * np.log2(share)).sum()) + 0.0,
-        p_win=float(is_candidate) / n,
-        is_candidate=is_candidate,
-        expected=None,
-        evidence=POLICY,
-        lower_bound=None,
-        wins_all=None,
-        at_risk=None,
-        expected_left=float((sizes.astype(np.float64) ** 2).sum() / n),
-    )
+    bits = float(-(share * np.log2(share)).sum()) + 0.0
+    left = float((sizes.astype(np.float64) ** 2).sum() / n)
+    return Choice(-1, bits, float(is_candidate) / n, is_candidate, POLICY, expected_left=left)
 
 
 def rank_key(choice: Choice) -> tuple:
