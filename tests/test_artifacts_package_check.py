@@ -62,10 +62,12 @@ def reseal(path: Path) -> None:
 def test_an_intact_folder_passes_with_its_count(derived):
     result = verify(derived / "datapackage.json")
     resources = json.loads((derived / "datapackage.json").read_text())["resources"]
+    size = sum(r["bytes"] for r in resources)
     assert result.returncode == 0, result.stderr
-    assert result.stderr == (
-        f"INFO: all {len(resources)} artifacts match {derived / 'datapackage.json'} "
-        "and nothing else is there\n"
+    assert result.stderr == ""
+    assert result.stdout == (
+        f"checked {len(resources)} artifacts ({size:,} bytes) against "
+        f"{derived / 'datapackage.json'}: all match, and nothing else is there\n"
     )
 
 
@@ -158,6 +160,7 @@ def test_foreign_files_are_named_one_line_each_and_never_removed(derived):
         f"ERROR: {chunk}: foreign (not in the descriptor)",
         "ERROR: 3 problem(s) found",
     ]
+    assert result.stdout.startswith("checked ") and result.stdout.endswith(": 3 problem(s)\n")
     assert all(path.read_bytes() == b"not ours" for path in (evil, chunk, moved))
     assert (derived / "datapackage.json").is_file()
 

@@ -211,8 +211,12 @@ def verify_datapackage(
         log.info(
             "removed the damaged files and %s: rerun snakemake to rebuild them", descriptor_path
         )
-    if not problems:
-        log.info(
-            "all %d artifacts match %s and nothing else is there", len(entries), descriptor_path
-        )
     return problems
+
+
+def package_totals(descriptor_path: str | Path, directory: str | Path | None = None):
+    """(how many resources, how many bytes) the descriptor lists: what verify checks."""
+    descriptor_path = Path(descriptor_path)
+    root = Path(directory) if directory is not None else descriptor_path.parent
+    entries = read_entries(descriptor_path, root)
+    return len(entries), sum(size for size, _ in entries.values())

@@ -21,16 +21,21 @@ log = logging.getLogger("pipeline")
 
 def _verify(args: argparse.Namespace) -> None:
     """Check a folder of artifacts against its data package descriptor: the descriptor
-    against its own seal, then every artifact, and no file that is not in it."""
-    from pipeline.artifacts.package_check import verify_datapackage
+    against its own seal, then every artifact, and no file that is not in it. Each
+    problem is one line on stderr; what was checked is one line on stdout."""
+    from pipeline.artifacts.package_check import package_totals, verify_datapackage
 
+    count, size = package_totals(args.datapackage, args.directory)
     problems = verify_datapackage(
         args.datapackage, args.directory, remove_damaged=args.remove_damaged
     )
     for problem in problems:
         log.error("%s", problem)
+    checked = f"checked {count} artifacts ({size:,} bytes) against {args.datapackage}"
     if problems:
+        print(f"{checked}: {len(problems)} problem(s)")
         raise PipelineError(f"{len(problems)} problem(s) found")
+    print(f"{checked}: all match, and nothing else is there")
 
 
 class _Parser(argparse.ArgumentParser):
