@@ -60,6 +60,17 @@ SOURCE_TERMS = {
 }
 
 
+# How frictionless reads a Parquet table: through pandas (pyarrow's to_pandas), so a null
+# integer arrives as the float NaN, spelt "nan", and a list as a numpy array, which Table
+# Schema's `array` type (a JSON array) refuses. In the standard's own terms: a nullable
+# integer field lists "nan" among its missing values (Table Schema v2, per field); a list
+# field is `any`, its exact Arrow type in `arrowType`. Frictionless cannot count a
+# Parquet file's bytes either (its reader opens the file itself), so a Parquet resource
+# carries its sha256 `hash` and no `bytes`; every other resource has both.
+NULL_INTEGER = ["", "nan"]
+LIST_TYPE = "any"
+
+
 def _field(field: pa.Field, description: str) -> dict[str, Any]:
     """A Table Schema field for an Arrow field."""
     kind = field.type
@@ -70,13 +81,15 @@ def _field(field: pa.Field, description: str) -> dict[str, Any]:
     elif pa.types.is_boolean(kind):
         type_ = "boolean"
     elif pa.types.is_list(kind):
-        type_ = "array"
+        type_ = LIST_TYPE
     else:
         type_ = "string"
     entry = {"name": field.name, "type": type_, "description": description}
     entry["arrowType"] = str(kind)
     if not field.nullable:
         entry["constraints"] = {"required": True}
+    elif type_ == "integer":
+        entry["missingValues"] = NULL_INTEGER
     return entry
 
 
@@ -95,6 +108,7 @@ def _resource(path: Path, root: Path) -> dict[str, Any]:
         "hash": f"sha256:{checked.sha256}",
     }
     if suffix == ".parquet":
+        del resource["bytes"]  # see NULL_INTEGER
         schema = pq.read_schema(path)
         descriptions = field_descriptions(schema)
         resource["type"] = "table"
@@ -204,5 +218,5 @@ def write_datapackage(
         inputs={f"artifact_{i:04d}": Path(a) for i, a in enumerate(artifacts)},
         settings={"config": dict(config)},
     )
-    total = sum(resource["bytes"] for resource in descriptor["resources"])
+    total = sum(Path(a).stat().st_size for a in artifacts)
     log.info("datapackage: %d resources, %d bytes", len(descriptor["resources"]), total)

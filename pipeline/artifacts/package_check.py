@@ -92,8 +92,8 @@ def _parse(descriptor_path: Path, content: bytes) -> list:
     return resources
 
 
-def _entry(descriptor_path: Path, resource: object) -> tuple[str, int, str]:
-    """(relative path, bytes, sha256) of one resource, checked."""
+def _entry(descriptor_path: Path, resource: object) -> tuple[str, int | None, str]:
+    """(relative path, bytes or None where the descriptor gives none, sha256), checked."""
     relative = resource.get("path") if isinstance(resource, dict) else None
     size = resource.get("bytes") if isinstance(resource, dict) else None
     digest = resource.get("hash") if isinstance(resource, dict) else None
@@ -102,17 +102,20 @@ def _entry(descriptor_path: Path, resource: object) -> tuple[str, int, str]:
     parts = PurePosixPath(relative).parts
     if PurePosixPath(relative).is_absolute() or ".." in parts or "\\" in relative:
         raise InputError(descriptor_path, f"lists {relative!r}, a path outside its folder; refused")
-    if not isinstance(size, int) or isinstance(size, bool) or not isinstance(digest, str):
+    absent = isinstance(resource, dict) and "bytes" not in resource  # Parquet: see datapackage
+    if not absent and (not isinstance(size, int) or isinstance(size, bool)):
+        raise InputError(descriptor_path, f"resource {relative!r} lacks its bytes or hash")
+    if not isinstance(digest, str):
         raise InputError(descriptor_path, f"resource {relative!r} lacks its bytes or hash")
     return PurePosixPath(relative).as_posix(), size, digest.removeprefix("sha256:")
 
 
-def read_entries(descriptor_path: Path, root: Path) -> dict[str, tuple[int, str]]:
+def read_entries(descriptor_path: Path, root: Path) -> dict[str, tuple[int | None, str]]:
     """relative path -> (bytes, sha256) of every resource, after the descriptor passed its
     seal and every check of its shape; one ArtifactError or InputError otherwise."""
     content = _read_bytes(descriptor_path)
     sealed = _sealed_resources(descriptor_path, root, content)
-    entries: dict[str, tuple[int, str]] = {}
+    entries: dict[str, tuple[int | None, str]] = {}
     for resource in _parse(descriptor_path, content):
         relative, size, digest = _entry(descriptor_path, resource)
         if relative in entries:
@@ -128,12 +131,12 @@ def read_entries(descriptor_path: Path, root: Path) -> dict[str, tuple[int, str]
     return entries
 
 
-def _problem(path: Path, size: int, digest: str) -> str | None:
+def _problem(path: Path, size: int | None, digest: str) -> str | None:
     """Why `path` does not match its resource entry, or None."""
     try:
         if not path.is_file():
             return f"{path}: missing"
-        if path.stat().st_size != size:
+        if size is not None and path.stat().st_size != size:
             return f"{path}: altered ({path.stat().st_size} bytes, descriptor says {size})"
         if sha256_file(path) != digest:
             return f"{path}: altered (sha256 differs from the descriptor)"
@@ -215,8 +218,10 @@ def verify_datapackage(
 
 
 def package_totals(descriptor_path: str | Path, directory: str | Path | None = None):
-    """(how many resources, how many bytes) the descriptor lists: what verify checks."""
+    """(how many resources the descriptor lists, the bytes of those on disk): what
+    verify reads."""
     descriptor_path = Path(descriptor_path)
     root = Path(directory) if directory is not None else descriptor_path.parent
     entries = read_entries(descriptor_path, root)
-    return len(entries), sum(size for size, _ in entries.values())
+    paths = [root / relative for relative in entries]
+    return len(entries), sum(path.stat().st_size for path in paths if path.is_file())
