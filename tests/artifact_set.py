@@ -497,6 +497,7 @@ def build_artifact_set(
         artifacts=result.published(),
         raw=list(raw.values()),
         datapackage=result.manifest,
+        schema=result.manifest.parent / "schema.sql",
         config=json.dumps(config, sort_keys=True),
         editions=[EDITION],
     )

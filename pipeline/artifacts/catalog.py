@@ -18,6 +18,7 @@ from pipeline.artifacts import (
     benchmark,
     commonness,
     datapackage,
+    duckdb_schema,
     entropy,
     layout,
     openers,
@@ -49,6 +50,7 @@ SCORE_MODEL = _edition(benchmark.SCORE_MODEL_FILE)
 OPTIMAL_OPENERS = _edition(optimal.OPENERS_FILE)
 OPTIMAL_TREES = _edition(optimal.TREES_FILE)
 DATAPACKAGE = layout.derived(datapackage.FILE)  # one descriptor for every edition
+DUCKDB_SCHEMA = layout.derived(duckdb_schema.FILE)  # every table as a commented view
 EDITIONS_TABLE = layout.derived("tables/editions.html")  # the editions side by side
 
 # A stored pattern matrix: its index and its chunks (chunk is chunk_name's number).
@@ -85,7 +87,7 @@ def expected(editions: Sequence[str], wordlists: Sequence[str]) -> list[str]:
     allowed lists `wordlists`)."""
     per_edition = [path.format(edition=e) for e in editions for path in EDITION_FILES]
     shared = [COMMONNESS.format(wordlist=wordlist) for wordlist in wordlists]
-    return [*shared, *per_edition, DATAPACKAGE, EDITIONS_TABLE]
+    return [*shared, *per_edition, DATAPACKAGE, DUCKDB_SCHEMA, EDITIONS_TABLE]
 
 
 # Items of the Snakemake report: name -> what it is (a plot or a table), the artifacts it

@@ -37,6 +37,7 @@ MEDIA_TYPES = {
     ".zst": ("npy.zst", "application/zstd"),
     ".png": ("png", "image/png"),
     ".html": ("html", "text/html"),
+    ".sql": ("sql", "application/sql"),
 }
 PROJECT_LICENSE = {
     "name": "MIT",

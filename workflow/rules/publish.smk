@@ -1,4 +1,5 @@
-# Publishing: the Data Package descriptor that lets anyone verify and read the artifacts.
+# Publishing: the Data Package descriptor that lets anyone verify and read the artifacts,
+# and the DuckDB script that shows every column's description where DuckDB users look.
 
 
 rule build_datapackage:
@@ -7,6 +8,7 @@ rule build_datapackage:
         raw=get_edition_raw,
     output:
         datapackage=sealed(catalog.DATAPACKAGE),
+        schema=sealed(catalog.DUCKDB_SCHEMA),
     params:
         code("pipeline.stages.build_datapackage"),
         config=get_published_config(),

@@ -1,5 +1,6 @@
-"""The data package as its consumers check it: `frictionless validate`, the Frictionless
-Data project's own command, on the fixture's whole package, every row of every resource.
+"""The data package as its consumers check it, with their own tools, on the fixture's
+whole package: `frictionless validate` (the Frictionless Data project's own command, every
+row of every resource), and DuckDB reading `schema.sql` (every column's comment).
 
 A Parquet table is read by frictionless through pandas: a null integer arrives as NaN and
 a list as a numpy array, and it cannot count the file's bytes. The descriptor says so in
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.artifacts.parquet import field_descriptions
 from tests.artifact_set import shared_artifact_set
 
 FRICTIONLESS = Path(sys.executable).with_name("frictionless")
@@ -47,3 +49,29 @@ def test_frictionless_validates_the_whole_package_with_its_data(package):
     assert len(tables) == len(parquet) >= 10
     rows = {r["name"]: r["rows"] for r in parquet}
     assert all(task["stats"]["rows"] == rows[task["name"]] for task in tables)
+
+
+def test_duckdb_shows_every_column_description(package, monkeypatch):
+    """schema.sql makes a view of every Parquet artifact; DuckDB's duckdb_columns() then
+    holds each column's description, the same text as the file's own field metadata."""
+    import duckdb
+    import pyarrow.parquet as pq
+
+    descriptor = json.loads(package.read_text())
+    assert any(r["path"] == "schema.sql" for r in descriptor["resources"])
+    tables = [r["path"] for r in descriptor["resources"] if r["format"] == "parquet"]
+    monkeypatch.chdir(package.parent)
+    con = duckdb.connect()
+    con.execute((package.parent / "schema.sql").read_text())
+    rows = con.execute(
+        "SELECT table_name, column_name, comment FROM duckdb_columns() WHERE NOT internal"
+    ).fetchall()
+    comments = {(table, column): comment for table, column, comment in rows}
+    for path in tables:
+        view = path.removesuffix(".parquet").replace("/", "_").replace("-", "_")
+        descriptions = field_descriptions(pq.read_schema(package.parent / path))
+        assert descriptions and all(descriptions.values()), path
+        for column, text in descriptions.items():
+            assert comments[(view, column)] == text, (path, column)
+        count = con.execute(f'SELECT count(*) FROM "{view}"').fetchone()[0]
+        assert count == pq.read_metadata(package.parent / path).num_rows
