@@ -498,6 +498,7 @@ def build_artifact_set(
         raw=list(raw.values()),
         datapackage=result.manifest,
         schema=result.manifest.parent / "schema.sql",
+        card=result.manifest.parent / "README.md",
         config=json.dumps(config, sort_keys=True),
         editions=[EDITION],
     )

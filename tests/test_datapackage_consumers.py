@@ -1,6 +1,7 @@
 """The data package as its consumers check it, with their own tools, on the fixture's
 whole package: `frictionless validate` (the Frictionless Data project's own command, every
-row of every resource), and DuckDB reading `schema.sql` (every column's comment).
+row of every resource), DuckDB reading `schema.sql` (every column's comment), and
+huggingface_hub reading the dataset card (`README.md`).
 
 A Parquet table is read by frictionless through pandas: a null integer arrives as NaN and
 a list as a numpy array, and it cannot count the file's bytes. The descriptor says so in
@@ -75,3 +76,23 @@ def test_duckdb_shows_every_column_description(package, monkeypatch):
             assert comments[(view, column)] == text, (path, column)
         count = con.execute(f'SELECT count(*) FROM "{view}"').fetchone()[0]
         assert count == pq.read_metadata(package.parent / path).num_rows
+
+
+def test_the_dataset_card_parses_as_the_hub_reads_it(package):
+    """One `configs` entry per Parquet artifact, naming its file; every column's
+    description in the body, the same text as the file's own."""
+    import pyarrow.parquet as pq
+    from huggingface_hub import DatasetCard
+
+    card = DatasetCard.load(package.parent / "README.md")
+    descriptor = json.loads(package.read_text())
+    tables = sorted(r["path"] for r in descriptor["resources"] if r["format"] == "parquet")
+    assert card.data.pretty_name == "Wordle strategy data" and card.data.license == "other"
+    configs = card.data.to_dict()["configs"]
+    assert sorted(c["data_files"][0]["path"] for c in configs) == tables
+    assert len({c["config_name"] for c in configs}) == len(tables)
+    assert card.data.size_categories == ["n<1K"]
+    for path in tables:
+        for column, text in field_descriptions(pq.read_schema(package.parent / path)).items():
+            assert f"| `{column}` | {text.replace('|', '/')} |" in card.text, (path, column)
+    assert any(r["path"] == "README.md" for r in descriptor["resources"])

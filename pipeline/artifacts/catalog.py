@@ -18,6 +18,7 @@ from pipeline.artifacts import (
     benchmark,
     commonness,
     datapackage,
+    dataset_card,
     duckdb_schema,
     entropy,
     layout,
@@ -51,6 +52,7 @@ OPTIMAL_OPENERS = _edition(optimal.OPENERS_FILE)
 OPTIMAL_TREES = _edition(optimal.TREES_FILE)
 DATAPACKAGE = layout.derived(datapackage.FILE)  # one descriptor for every edition
 DUCKDB_SCHEMA = layout.derived(duckdb_schema.FILE)  # every table as a commented view
+DATASET_CARD = layout.derived(dataset_card.FILE)  # the Hugging Face dataset card
 EDITIONS_TABLE = layout.derived("tables/editions.html")  # the editions side by side
 
 # A stored pattern matrix: its index and its chunks (chunk is chunk_name's number).
@@ -87,7 +89,7 @@ def expected(editions: Sequence[str], wordlists: Sequence[str]) -> list[str]:
     allowed lists `wordlists`)."""
     per_edition = [path.format(edition=e) for e in editions for path in EDITION_FILES]
     shared = [COMMONNESS.format(wordlist=wordlist) for wordlist in wordlists]
-    return [*shared, *per_edition, DATAPACKAGE, DUCKDB_SCHEMA, EDITIONS_TABLE]
+    return [*shared, *per_edition, DATAPACKAGE, DUCKDB_SCHEMA, DATASET_CARD, EDITIONS_TABLE]
 
 
 # Items of the Snakemake report: name -> what it is (a plot or a table), the artifacts it

@@ -38,7 +38,15 @@ MEDIA_TYPES = {
     ".png": ("png", "image/png"),
     ".html": ("html", "text/html"),
     ".sql": ("sql", "application/sql"),
+    ".md": ("markdown", "text/markdown"),
 }
+DESCRIPTION = (
+    "Every Wordle guess against every answer, the information each guess gives, "
+    "two-step opener rankings with the best second guess for every reply, and "
+    "solver benchmarks, for each edition of the word lists (a folder each, "
+    "listed under wordle_pipeline.editions), computed by the wordle-pipeline "
+    "Snakemake workflow."
+)
 PROJECT_LICENSE = {
     "name": "MIT",
     "path": "https://opensource.org/licenses/MIT",
@@ -137,6 +145,11 @@ def source_entry(record: Mapping[str, Any]) -> dict[str, str]:
     return {"title": f"{name}: {terms}".rstrip(": "), "path": record["origin"]}
 
 
+def source_entries(raw_files: Sequence[str | Path]) -> list[dict[str, str]]:
+    """The `sources` of the descriptor (and of the dataset card): one per raw input."""
+    return [source_entry(raw.read_provenance(raw_file)) for raw_file in raw_files]
+
+
 def published_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """The config as the descriptor records it: what was computed, less where the inputs
     were read from and how the work was split."""
@@ -172,22 +185,16 @@ def build_datapackage(
 
     root = Path(root)
     resources = [_resource(Path(path), root) for path in artifacts]
-    sources, raw_inputs = [], {}
+    sources = source_entries(raw_files)
+    raw_inputs = {}
     for raw_file in raw_files:
         record = raw.read_provenance(raw_file)
-        sources.append(source_entry(record))
         raw_inputs[record["source"]] = {k: record[k] for k in ("origin", "sha256", "bytes")}
     package = Package.from_descriptor(
         {
             "name": "wordle-strategy-data",
             "title": "Wordle strategy data",
-            "description": (
-                "Every Wordle guess against every answer, the information each guess gives, "
-                "two-step opener rankings with the best second guess for every reply, and "
-                "solver benchmarks, for each edition of the word lists (a folder each, "
-                "listed under wordle_pipeline.editions), computed by the wordle-pipeline "
-                "Snakemake workflow."
-            ),
+            "description": DESCRIPTION,
             "version": pipeline.__version__,
             "licenses": [PROJECT_LICENSE],
             "sources": sources,

@@ -1,5 +1,6 @@
 # Publishing: the Data Package descriptor that lets anyone verify and read the artifacts,
-# and the DuckDB script that shows every column's description where DuckDB users look.
+# the DuckDB script that shows every column's description where DuckDB users look, and
+# the dataset card a Hugging Face dataset repository shows.
 
 
 rule build_datapackage:
@@ -9,6 +10,7 @@ rule build_datapackage:
     output:
         datapackage=sealed(catalog.DATAPACKAGE),
         schema=sealed(catalog.DUCKDB_SCHEMA),
+        card=sealed(catalog.DATASET_CARD),
     params:
         code("pipeline.stages.build_datapackage"),
         config=get_published_config(),
