@@ -499,6 +499,7 @@ def build_artifact_set(
         datapackage=result.manifest,
         schema=result.manifest.parent / "schema.sql",
         card=result.manifest.parent / "README.md",
+        croissant=[result.manifest.parent / EDITION / "croissant.json"],
         config=json.dumps(config, sort_keys=True),
         editions=[EDITION],
     )

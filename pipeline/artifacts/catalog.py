@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pipeline.artifacts import (
     benchmark,
     commonness,
+    croissant,
     datapackage,
     dataset_card,
     duckdb_schema,
@@ -50,6 +51,7 @@ BENCHMARK_SUMMARY = _edition(benchmark.SUMMARY_FILE)
 SCORE_MODEL = _edition(benchmark.SCORE_MODEL_FILE)
 OPTIMAL_OPENERS = _edition(optimal.OPENERS_FILE)
 OPTIMAL_TREES = _edition(optimal.TREES_FILE)
+CROISSANT = _edition(croissant.FILE)  # the edition's tables as Croissant
 DATAPACKAGE = layout.derived(datapackage.FILE)  # one descriptor for every edition
 DUCKDB_SCHEMA = layout.derived(duckdb_schema.FILE)  # every table as a commented view
 DATASET_CARD = layout.derived(dataset_card.FILE)  # the Hugging Face dataset card
@@ -80,7 +82,7 @@ SEALED_ROOTS = (layout.RAW, layout.DERIVED, layout.WORK)
 # Each edition's artifacts of fixed name: one there without a seal is foreign.
 EDITION_FILES = (
     WORDS, ENTROPY, PATTERN_DISTRIBUTION, OPENERS, SECOND_GUESSES,
-    BENCHMARK_GAMES, BENCHMARK_SUMMARY, SCORE_MODEL, OPTIMAL_OPENERS, OPTIMAL_TREES,
+    BENCHMARK_GAMES, BENCHMARK_SUMMARY, SCORE_MODEL, OPTIMAL_OPENERS, OPTIMAL_TREES, CROISSANT,
 )  # fmt: skip
 
 

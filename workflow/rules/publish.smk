@@ -11,6 +11,7 @@ rule build_datapackage:
         datapackage=sealed(catalog.DATAPACKAGE),
         schema=sealed(catalog.DUCKDB_SCHEMA),
         card=sealed(catalog.DATASET_CARD),
+        croissant=expand_editions(catalog.CROISSANT),
     params:
         code("pipeline.stages.build_datapackage"),
         config=get_published_config(),
