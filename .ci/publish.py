@@ -9,6 +9,9 @@ on the fixture):
   verify    check data/derived against its datapackage.json
   bundle    pack data/derived into dist/wordle-artifacts-TAG.tar.zst (+ its descriptor)
   all       every step above, in order
+  hub       push data/derived (its README.md is the dataset card) to the Hugging Face
+            dataset repository $HF_DATASET_REPO with the token $HF_TOKEN; without both,
+            say so and push nothing (exit 0)
 
 A failing step stops the script with the step named and exit status 1; the bundle is
 written under a temporary name and renamed only when complete, so no partial bundle is
@@ -113,9 +116,32 @@ def write_bundle(folder: Path, output: Path) -> None:
             tar.add(path, path.relative_to(folder).as_posix(), False, filter=normalised)
 
 
+# The push, run by .venv's Python once huggingface_hub is there: repository, tag.
+UPLOAD = """
+import sys
+from huggingface_hub import HfApi
+api = HfApi()  # the token from HF_TOKEN
+api.create_repo(sys.argv[1], repo_type="dataset", exist_ok=True)
+api.upload_folder(
+    folder_path="data/derived", repo_id=sys.argv[1], repo_type="dataset",
+    commit_message=f"Wordle data {sys.argv[2]}",
+    ignore_patterns=["*.damaged", "*.tmp", ".gitkeep"],
+)
+"""
+
+
+def hub(args: argparse.Namespace) -> None:
+    repo = os.environ.get("HF_DATASET_REPO", "")
+    if not os.environ.get("HF_TOKEN") or not repo:
+        print("publish: hub: HF_TOKEN and HF_DATASET_REPO are not both set; nothing pushed")
+        return
+    run("hub", [str(VENV / "python"), "-m", "pip", "install", "-q", "huggingface_hub>=0.24"])
+    run("hub", [str(VENV / "python"), "-c", UPLOAD, repo, args.tag])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("step", choices=(*STEPS, "all"))
+    parser.add_argument("step", choices=(*STEPS, "all", "hub"))
     parser.add_argument("--tag", default="dev", help="name of the bundle (a version tag)")
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--snakemake-args", default="", help="more snakemake arguments")

@@ -50,7 +50,10 @@ def test_workflow_runs_the_publishing_script_step_by_step():
         return [run.split()[2] for run in runs if run.startswith("python3 .ci/publish.py")]
 
     assert publish_steps("artifacts") == ["install", "pipeline", "report", "verify"]
-    assert publish_steps("release") == ["install", "verify", "bundle"]
+    assert publish_steps("release") == ["install", "verify", "bundle", "hub"]
+    hub = next(s for s in jobs["release"]["steps"] if "publish.py hub" in s.get("run", ""))
+    assert hub["if"] == "env.HF_TOKEN != '' && env.HF_DATASET_REPO != ''"
+    assert jobs["release"]["env"]["HF_TOKEN"] == "${{ secrets.HF_TOKEN }}"
     cache = next(
         s for s in jobs["artifacts"]["steps"] if s.get("uses", "").startswith("actions/cache")
     )
