@@ -125,3 +125,18 @@ def test_croissant_validates_and_loads_every_record_set(package):
         assert fields == descriptions
     games = next(iter(dataset.records(record_set="benchmark_games")))
     assert isinstance(games["benchmark_games/guesses"], list)
+
+
+def test_every_published_description_is_the_files_own(package):
+    """One source: each column's description in datapackage.json (and so in the data
+    dictionary, generated from the same schemas) is the Parquet file's field metadata;
+    schema.sql, the card and croissant.json are checked against it above."""
+    import pyarrow.parquet as pq
+
+    descriptor = json.loads(package.read_text())
+    parquet = [r for r in descriptor["resources"] if r["format"] == "parquet"]
+    assert parquet
+    for resource in parquet:
+        own = field_descriptions(pq.read_schema(package.parent / resource["path"]))
+        described = {f["name"]: f["description"] for f in resource["schema"]["fields"]}
+        assert described == own, resource["path"]
