@@ -15,13 +15,25 @@ import html
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-# Debian's package; set CHROMIUM to use another build (e.g. /usr/bin/google-chrome).
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+# CHROMIUM names the browser; else the first of these on PATH (Debian's package is
+# chromium, GitHub's Ubuntu runners have google-chrome).
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def find_chromium() -> Path | None:
+    if "CHROMIUM" in os.environ:
+        return Path(os.environ["CHROMIUM"])
+    found = next((shutil.which(name) for name in BROWSERS if shutil.which(name)), None)
+    return Path(found) if found else None
+
+
+CHROMIUM = find_chromium()
 FLAGS = [
     "--headless",
     "--no-sandbox",  # root in containers and CI
@@ -31,7 +43,6 @@ FLAGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    "--hide-scrollbars",
     "--virtual-time-budget=15000",  # let React render and the embedded Tailwind style it
 ]
 WINDOW = "1400,900"
@@ -51,6 +62,7 @@ window.addEventListener("load", function () {
       src: shown && shown.src ? shown.src.slice(0, 30) : null,
       top: box ? box.top : null,
       bottom: box ? box.bottom : null,
+      width: box ? box.width : null,
       content: content ? content.innerText : "",
       menu: document.querySelector("#app").innerText,
     });
@@ -63,6 +75,28 @@ window.addEventListener("load", function () {
       setTimeout(record, 500);
     }, 300);
   }, 500);
+});
+</script>
+"""
+
+
+# Injected into a table page: scroll its table to the far right, then record whether the
+# page stays inside the window and the last column comes into view.
+TABLE_PROBE = """
+<script>
+window.addEventListener("load", function () {
+  const box = document.querySelector(".scroll");
+  const names = box.querySelectorAll("thead tr:last-child th");
+  const before = {page: document.documentElement.scrollWidth, window: window.innerWidth,
+                  box: box.clientWidth, table: box.scrollWidth,
+                  overflow: getComputedStyle(box).overflowX};
+  box.scrollLeft = box.scrollWidth;
+  const edge = box.getBoundingClientRect();
+  const last = names[names.length - 1].getBoundingClientRect();
+  const first = names[0].getBoundingClientRect();
+  document.body.dataset.check = JSON.stringify(Object.assign(before, {
+    box_left: edge.left, box_right: edge.right, last_right: last.right,
+    first_left: first.left, last_name: names[names.length - 1].innerText}));
 });
 </script>
 """
@@ -108,6 +142,23 @@ def probe(report: Path, path: str | None, folder: Path, png: Path | None = None)
     page.unlink()
     if match is None:
         raise AssertionError(f"the report did not render {path or 'its landing page'}")
+    return json.loads(html.unescape(match.group(1)))
+
+
+def probe_table(page: Path, width: int, png: Path | None = None) -> dict:
+    """Open a table page `width` px wide with its table scrolled to the right end: the
+    page's width, the table's, and where its first and last columns are."""
+    probed = page.with_name(f".probe-{page.name}")
+    head, tail = page.read_text().rsplit("</body>", 1)
+    probed.write_text(head + TABLE_PROBE + "</body>" + tail)
+    size = f"--window-size={width},900"
+    dom = chromium("--dump-dom", size, probed.as_uri())
+    if png is not None:
+        chromium(f"--screenshot={png}", size, probed.as_uri())
+    probed.unlink()
+    match = re.search(r'<body[^>]* data-check="([^"]*)"', dom)
+    if match is None:
+        raise AssertionError(f"{page} did not render")
     return json.loads(html.unescape(match.group(1)))
 
 

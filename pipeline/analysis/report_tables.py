@@ -36,6 +36,11 @@ tr.group th { text-align: center; border-bottom: 1px solid #94a3b8; font-weight:
 td.number { text-align: right; }
 tbody tr:nth-child(even) { background: #f8fafc; }
 tr.optimum td { background: #fef3c7; font-weight: bold; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.scroll tr:not(.group) th:first-child, .scroll td:first-child { position: sticky; left: 0; }
+.scroll td:first-child { background: #fff; }
+.scroll tbody tr:nth-child(even) td:first-child { background: #f8fafc; }
+.scroll tbody tr.optimum td:first-child { background: #fef3c7; }
 """
 
 
@@ -148,11 +153,14 @@ def html_page(
     formats: Mapping[str, str] | None = None,
     highlight: list[bool] | None = None,
     groups: list[tuple[str, int]] | None = None,
+    after: str = "",
 ) -> str:
     """A self-contained HTML page with the frame as a table: numbers right-aligned and
     formatted by column (str.format specs, e.g. '{:.4f}'), empty cells for nulls,
     highlighted rows marked with the class `optimum`, and optionally a header row of
-    (label, columns spanned) groups above the column names, so the names stay short."""
+    (label, columns spanned) groups above the column names, so the names stay short.
+    A table wider than the window scrolls sideways inside the page, its first column kept
+    in view; `after` is a paragraph below it."""
     formats = formats or {}
     header = "<tr>" + "".join(f"<th>{html.escape(name)}</th>" for name in frame.columns) + "</tr>"
     if groups:
@@ -169,12 +177,13 @@ def html_page(
         body.append(f"<tr{attribute}>{''.join(cells)}</tr>")
     rows = "\n".join(body)
     intro_html = f"<p>{html.escape(intro)}</p>\n" if intro else ""
+    after_html = f"<p>{html.escape(after)}</p>\n" if after else ""
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{html.escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
         f"<h1>{html.escape(title)}</h1>\n{intro_html}"
-        f"<table>\n<thead>\n{header}\n</thead>\n<tbody>\n{rows}\n</tbody>\n</table>\n"
-        "</body>\n</html>\n"
+        f'<div class="scroll">\n<table>\n<thead>\n{header}\n</thead>\n<tbody>\n{rows}\n'
+        f"</tbody>\n</table>\n</div>\n{after_html}</body>\n</html>\n"
     )
 
 
@@ -221,4 +230,68 @@ def top_openers_html(openers: pl.DataFrame, summary: pl.DataFrame | None = None)
             "greedy entropy after it": "{:.4f}",
         },
         groups=top_openers_groups(table),
+    )
+
+
+def proven_openers_table(optimal: pl.DataFrame) -> pl.DataFrame:
+    """Every opener with a proven optimal total, normal mode first, best first in each
+    mode: the optimal stage's exact values with the certified top list's ranks."""
+    rows = optimal.filter(pl.col("proven") & pl.col("total_guesses").is_not_null())
+    rows = rows.with_columns((pl.col("mode") == "hard").alias("_hard"))
+    counts = [pl.col(c).alias(c[2:]) for c in guess_columns(optimal)]
+    return rows.sort("_hard", "total_guesses", "opener").select(
+        pl.col("mode"),
+        pl.col("opener"),
+        pl.col("top_rank").alias("certified rank"),
+        pl.col("mean_guesses").alias("mean"),
+        pl.col("total_guesses").alias("total"),
+        pl.col("max_guesses").alias("most in a game"),
+        *counts,
+        pl.col("deepest_answer").alias("a deepest answer"),
+    )
+
+
+def no_win_openers(optimal: pl.DataFrame, mode: str) -> list[str]:
+    """The openers of `mode` proven to have no tree that wins every answer in time."""
+    rows = optimal.filter(
+        (pl.col("mode") == mode) & pl.col("proven") & pl.col("total_guesses").is_null()
+    )
+    return sorted(rows["opener"])
+
+
+def proven_openers_html(optimal: pl.DataFrame) -> str:
+    """The proven openers page: the table, then the hard-mode openers with no winning tree."""
+    table = proven_openers_table(optimal)
+    best = {
+        mode: table.filter(pl.col("mode") == mode)["total"].min() for mode in ("normal", "hard")
+    }
+    losing = no_win_openers(optimal, "hard")
+    after = (
+        f"Proven to have no tree that wins every answer within six guesses in hard mode "
+        f"({len(losing)}): {', '.join(losing)}."
+        if losing
+        else "Every opener the search settled in hard mode has a winning tree."
+    )
+    return html_page(
+        table,
+        "Proven openers: exact optimal values, both modes",
+        intro=(
+            "The openers whose optimal decision tree this pipeline's exhaustive search proved, "
+            "with the guesses per game of that tree over every answer. Certified rank: the "
+            "opener's place among all allowed words, where the search certified the top list "
+            "(every other word bounded above it); empty where it did not. The best of each "
+            "mode is highlighted."
+        ),
+        formats={"mean": "{:.4f}"},
+        highlight=[
+            total == best[mode] for mode, total in zip(table["mode"], table["total"], strict=True)
+        ],
+        groups=[
+            ("", 3),
+            ("guesses per game", 1),
+            ("guesses", 2),
+            ("games solved in exactly N guesses", table.width - 7),
+            ("", 1),
+        ],
+        after=after,
     )

@@ -56,6 +56,8 @@ DATAPACKAGE = layout.derived(datapackage.FILE)  # one descriptor for every editi
 DUCKDB_SCHEMA = layout.derived(duckdb_schema.FILE)  # every table as a commented view
 DATASET_CARD = layout.derived(dataset_card.FILE)  # the Hugging Face dataset card
 EDITIONS_TABLE = layout.derived("tables/editions.html")  # the editions side by side
+# The report landing page's headline numbers (workflow/report/workflow.rst includes it).
+HEADLINE = f"{layout.WORK}/report/headline.rst"
 
 # A stored pattern matrix: its index and its chunks (chunk is chunk_name's number).
 MATRIX_INDEX = _edition(f"{{matrix}}/{INDEX_FILE}")
@@ -110,23 +112,29 @@ REPORT_ITEMS = {
         "category": "Benchmark",
         "label": "2. Guess counts per strategy (plot)",
     },
+    "proven-openers": {
+        "kind": "table",
+        "inputs": [OPTIMAL_OPENERS],
+        "category": "Openers",
+        "label": "1. Proven openers, both modes (table)",
+    },
     "top-openers": {
         "kind": "table",
         "inputs": [OPENERS, BENCHMARK_SUMMARY],
         "category": "Openers",
-        "label": "1. Top 20 openers (table)",
+        "label": "2. Top 20 openers (table)",
     },
     "opener-benchmark": {
         "kind": "plot",
         "inputs": [BENCHMARK_SUMMARY],
         "category": "Openers",
-        "label": "2. Opener benchmark (plot)",
+        "label": "3. Opener benchmark (plot)",
     },
     "entropy-vs-commonness": {
         "kind": "plot",
         "inputs": [ENTROPY, COMMONNESS],
         "category": "Openers",
-        "label": "3. Information vs commonness, all words (plot)",
+        "label": "4. Information vs commonness, all words (plot)",
     },
     "score-model": {
         "kind": "plot",

@@ -24,5 +24,10 @@ def write_png(figure: Figure, path: str | Path, *, inputs: Mapping[str, Path]) -
 
 def write_html(page: str, path: str | Path, *, inputs: Mapping[str, Path]) -> None:
     """Write a self-contained HTML page (a report table) and seal it."""
-    write_text_atomic(path, page)
+    write_text(page, path, inputs=inputs)
+
+
+def write_text(text: str, path: str | Path, *, inputs: Mapping[str, Path]) -> None:
+    """Write a text of the report (an HTML page, the landing page's headline) and seal it."""
+    write_text_atomic(path, text)
     seal.write_seal(path, inputs=inputs)

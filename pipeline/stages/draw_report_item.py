@@ -9,7 +9,7 @@ import polars as pl
 import pyarrow as pa
 
 from pipeline.analysis import report_tables
-from pipeline.artifacts import benchmark, commonness, entropy, openers, plots
+from pipeline.artifacts import benchmark, commonness, entropy, openers, optimal, plots
 from pipeline.artifacts import parquet as parquet_io
 from pipeline.core.errors import PipelineError
 
@@ -20,6 +20,7 @@ SCHEMAS = {
     entropy.ENTROPY_FILE: entropy.ENTROPY_SCHEMA,
     commonness.FILE: commonness.SCHEMA,
     openers.OPENERS_FILE: openers.OPENERS_SCHEMA,
+    optimal.OPENERS_FILE: optimal.OPENERS_SCHEMA,
 }
 # item -> the function of pipeline.analysis.figures that draws it; that module (and
 # matplotlib, about 0.9 s of CPU to import) is loaded only by the jobs that draw
@@ -32,6 +33,7 @@ FIGURES = {
 TABLES: dict[str, Callable[..., str]] = {
     "benchmark-summary": report_tables.benchmark_summary_html,
     "top-openers": report_tables.top_openers_html,
+    "proven-openers": report_tables.proven_openers_html,
 }
 
 

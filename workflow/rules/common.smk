@@ -328,7 +328,7 @@ def get_final_outputs():
     """The default target. openers.parquet is named here, not only behind the word index
     (the data package's inputs), so its checkpoint job is in the job graph from the start
     and the optimal jobs it decides are resolved in every run, not only the one that
-    builds it."""
+    builds it. The report's headline is built too, so `--report` needs no other run."""
     per_edition = [catalog.WORDS, catalog.OPENERS]
     files = [path.format(edition=e) for e in enabled_editions(config) for path in per_edition]
-    return sealed(*files, catalog.DATAPACKAGE)
+    return sealed(*files, catalog.DATAPACKAGE, catalog.HEADLINE)

@@ -61,3 +61,24 @@ rule tabulate_editions:
         "logs/benchmarks/report/editions.tsv"
     script:
         "../scripts/tabulate_editions.py"
+
+
+rule tabulate_headline:
+    input:
+        words=expand_editions(catalog.WORDS),
+        optimal_openers=expand_editions(catalog.OPTIMAL_OPENERS),
+        summaries=expand_editions(catalog.BENCHMARK_SUMMARY),
+    output:
+        headline=[catalog.HEADLINE, str(seal.seal_path(catalog.HEADLINE))],
+    params:
+        code("pipeline.stages.tabulate_headline"),
+        editions=enabled_editions(config),
+        titles=[config["editions"][e]["title"] for e in enabled_editions(config)],
+    message:
+        JOB_MESSAGE
+    log:
+        "logs/report/headline.log",
+    benchmark:
+        "logs/benchmarks/report/headline.tsv"
+    script:
+        "../scripts/tabulate_headline.py"
