@@ -1,6 +1,7 @@
 """CI's publishing steps (.ci/publish.py) on the fixture, exactly as the workflow runs them:
-a fresh checkout, the README's pipeline install line (no test extras), the pipeline, the
-report, the verification and the release bundle."""
+a fresh checkout, the README's pipeline install line (no test extras; the publish extra,
+the validators, for the bundle), the pipeline, the report, the verification and the
+release bundle. Bad input to bundle and hub: tests/test_publish_validation.py."""
 
 from __future__ import annotations
 
@@ -59,7 +60,9 @@ def test_every_publishing_step_works_from_a_fresh_checkout(built, tmp_path):
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     names = {package["name"].lower() for package in json.loads(installed)}
-    assert "pytest" not in names and "pygments" in names  # the README's install, no extras
+    assert "pytest" not in names and "pygments" in names  # the README's install, no test extras
+    assert {"mlcroissant", "pandas"} <= names  # but the publish extra, which bundle needs
+    assert "publish: bundle: data/derived/datapackage.json valid" in result.stdout
     report = (checkout / "report.html").read_text()
     assert "Wordle strategy data" in report and "benchmark-summary.html" in report
     derived = checkout / "data" / "derived"
