@@ -86,6 +86,25 @@ def test_a_valid_build_is_validated_then_bundled(checkout):
     assert dist == ["datapackage-v0-test.json", "wordle-artifacts-v0-test.tar.zst"]
 
 
+def test_the_hub_push_after_bundle_verifies_instead_of_validating_again(checkout):
+    """The release job bundles, then pushes: the push checks the files against the
+    descriptor bundle validated (same bytes) rather than rerunning the validators; with a
+    descriptor changed since, it validates again."""
+    assert publish(checkout, "bundle", "--tag", "v1").returncode == 0
+    result = publish(checkout, "hub", "--tag", "v1", **HUB)
+    assert "publish: hub: datapackage.json is the one bundle v1 validated" in result.stdout
+    assert "wordle-pipeline verify data/derived/datapackage.json" in result.stdout
+    assert " valid (" not in result.stdout  # no validator ran
+    assert "upload_folder" in result.stdout  # the push was tried (and fails offline)
+    derived = checkout / "data" / "derived"
+    document = json.loads((derived / CROISSANT).read_text())
+    document["recordSet"][0]["@type"] = "cr:Field"
+    rewrite(derived, CROISSANT, document)
+    result = publish(checkout, "hub", "--tag", "v1", **HUB)
+    assert result.returncode == 1 and "is the one bundle" not in result.stdout
+    assert f"data/derived/{CROISSANT} is invalid: mlcroissant: " in result.stderr
+
+
 def test_a_descriptor_frictionless_rejects_stops_the_bundle(checkout):
     """A text column declared an integer: the descriptor is well formed and sealed, but
     its data contradicts it."""
