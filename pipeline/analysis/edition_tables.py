@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from pipeline.analysis.headline import mode_headline
+
 
 @dataclass(frozen=True)
 class EditionFrames:
@@ -22,16 +24,6 @@ class EditionFrames:
     optimal: pl.DataFrame
 
 
-def _best_proven(optimal: pl.DataFrame, mode: str) -> tuple[str | None, float | None]:
-    """The best proven opener of a mode among those searched, and its mean guesses."""
-    rows = optimal.filter(
-        (pl.col("mode") == mode) & pl.col("proven") & pl.col("total_guesses").is_not_null()
-    ).sort(["total_guesses", "opener"])
-    if rows.is_empty():
-        return None, None
-    return rows["opener"][0], rows["mean_guesses"][0]
-
-
 def editions_table(editions: Mapping[str, EditionFrames]) -> pl.DataFrame:
     """One row per edition, in the given order: its size, the best opener of its two-step
     ranking, and the best proven opener of each mode among those the optimal stage
@@ -39,8 +31,8 @@ def editions_table(editions: Mapping[str, EditionFrames]) -> pl.DataFrame:
     rows = []
     for name, frames in editions.items():
         answers_mode = frames.openers.filter(pl.col("mode") == "answers").sort("rank")
-        normal, normal_mean = _best_proven(frames.optimal, "normal")
-        hard, hard_mean = _best_proven(frames.optimal, "hard")
+        normal = mode_headline(frames.optimal, "normal")
+        hard = mode_headline(frames.optimal, "hard")
         rows.append(
             {
                 "edition": name,
@@ -49,10 +41,10 @@ def editions_table(editions: Mapping[str, EditionFrames]) -> pl.DataFrame:
                 "answers": int(frames.words["is_answer"].sum()),
                 "two-step best": answers_mode["word"][0],
                 "bits": answers_mode["two_step_total"][0],
-                "normal: best proven": normal,
-                "mean": normal_mean,
-                "hard: best proven": hard,
-                "hard mean": hard_mean,
+                "normal: best proven": normal.opener,
+                "mean": normal.mean,
+                "hard: best proven": hard.opener,
+                "hard mean": hard.mean,
             }
         )
     return pl.DataFrame(rows)
