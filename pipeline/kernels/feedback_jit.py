@@ -9,9 +9,9 @@ interactive jobs never pay numba's import. Kernels that compute patterns on the 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from pipeline.core.wordle import ALPHABET_SIZE
+from pipeline.kernels.jit import njit
 
 
 @njit(cache=True, nogil=True)

@@ -21,9 +21,9 @@ every possible reply.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from pipeline.kernels.feedback_jit import fill_patterns
+from pipeline.kernels.jit import njit
 
 
 @njit(cache=True, nogil=True)

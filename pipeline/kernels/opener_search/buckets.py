@@ -19,8 +19,8 @@ with `perfect_split` the first perfect candidate wins at once.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from pipeline.kernels.jit import njit
 from pipeline.kernels.opener_search.letter_groups import (
     bucket_group_scores,
     group_bound,

@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from pipeline.core.ties import TIE_TOLERANCE, best_position
 from pipeline.kernels.feedback import feedback_matrix
+from pipeline.kernels.jit import njit
 from pipeline.kernels.opener_search.buckets import (
     solve_by_groups,
     solve_by_pairs,

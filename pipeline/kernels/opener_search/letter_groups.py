@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from pipeline.core.arrays import distinct
 from pipeline.core.wordle import ALPHABET_SIZE
+from pipeline.kernels.jit import njit
 from pipeline.kernels.opener_search.settings import SLOTS
 
 # Letter groups of every guess, and per candidate word the facts that fix their replies.

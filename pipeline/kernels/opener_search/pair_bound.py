@@ -14,8 +14,8 @@ about 9 guesses to score, against about 1000 after the letter-group bound.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from pipeline.kernels.jit import njit
 from pipeline.kernels.opener_search.settings import PAIR_BLOCK, PAIR_CAPACITY
 
 MOST_ANSWERS = 362  # n(n-1)/2 pairs must fit the uint16 counts: 362 * 361 / 2 < 2**16

@@ -9,8 +9,8 @@ bound already exceeds the best so far, and ends the scan at a perfect split.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from pipeline.kernels.jit import njit
 from pipeline.kernels.opener_search.prefetch import prefetch
 from pipeline.kernels.opener_search.settings import PREFETCH_AHEAD, PREFETCH_CELLS
 from pipeline.kernels.partition_jit import lanes4_s, lanes4_transposed

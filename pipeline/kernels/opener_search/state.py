@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
+from pipeline.kernels.jit import njit
 from pipeline.kernels.opener_search.settings import PAIR_BLOCK
 
 # What a search reads and never writes, fixed when the CountSearch is built.

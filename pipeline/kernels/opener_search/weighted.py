@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from pipeline.core.ties import TIE_TOLERANCE
 from pipeline.core.wordle import pattern_dtype
 from pipeline.kernels.feedback import feedback_matrix
 from pipeline.kernels.feedback_jit import fill_patterns, letter_counts
+from pipeline.kernels.jit import njit
 from pipeline.kernels.opener_search.count_search import rescore
 from pipeline.kernels.opener_search.letter_groups import (
     LetterGroups,

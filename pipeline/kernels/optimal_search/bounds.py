@@ -21,8 +21,8 @@ far. INF: some bucket cannot be finished in the guesses left, so no tree fits.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from pipeline.kernels.jit import njit
 from pipeline.kernels.optimal_search.context import INF, P_ALLGREEN, P_MAXG, P_ROOT, build_context
 from pipeline.kernels.optimal_search.partition import (
     candidate_split,

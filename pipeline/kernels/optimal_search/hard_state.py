@@ -12,9 +12,9 @@ Every possible answer satisfies all requirements so far, so answers are always a
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from pipeline.core import hard_mode
+from pipeline.kernels.jit import njit
 
 _PER_WORD = 13  # letter counts per uint64 of packed_words, 4 bits each (a count is <= 7)
 _GUARD = sum(8 << (4 * i) for i in range(_PER_WORD))  # the top bit of every 4-bit field

@@ -17,8 +17,8 @@ same in its exhaustive mode):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from pipeline.kernels.jit import njit
 from pipeline.kernels.optimal_search.context import INF, P_HARD, P_MAXG
 from pipeline.kernels.optimal_search.memo import memo_hash, memo_store
 

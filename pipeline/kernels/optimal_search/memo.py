@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from pipeline.core.wordle import ALPHABET_SIZE
+from pipeline.kernels.jit import njit
 from pipeline.kernels.optimal_search.tuning import MEMO_LOAD_PERCENT
 
 Memo = namedtuple(

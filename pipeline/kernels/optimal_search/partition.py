@@ -8,7 +8,8 @@ zero again, touching only the entries it used.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from pipeline.kernels.jit import njit
 
 
 @njit(cache=True, nogil=True)

@@ -44,8 +44,8 @@ loops are the array helpers of partition.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from pipeline.kernels.jit import njit
 from pipeline.kernels.optimal_search.context import (
     ID_MASK,
     INF,

@@ -8,8 +8,8 @@ that scores every guess once: its bound, the shortcuts, and the order to try the
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from pipeline.kernels.jit import njit
 from pipeline.kernels.optimal_search.context import (
     ID_BITS,
     INF,
