@@ -90,8 +90,8 @@ KERNEL_CACHE_SOURCE: Path | None = None
 def copy_kernel_cache(destination: Path, source: Path | None = None) -> None:
     """numba's cache files (pipeline/**/__pycache__/*.nbi, *.nbc) of the checkout `source`
     (default KERNEL_CACHE_SOURCE), when there is one, into the checkout `destination`.
-    numba keys them by each module's size and mtime (copy_source keeps both) and its
-    bytecode, so a kernel whose code differs is compiled again."""
+    They are stamped with a digest of the kernel and core source (pipeline/kernels/jit.py)
+    and named by module and line, so a checkout whose source differs compiles again."""
     source = source or KERNEL_CACHE_SOURCE
     if source is None:
         return
