@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from filelock import FileLock
 from pipeline.artifacts.seal import seal_path
 from tests.workflow_helpers import (
     EDITION,
+    VERIFY,
     artifact_files,
     clone_checkout,
     file_digests,
@@ -26,6 +28,7 @@ from tests.workflow_helpers import (
 )
 
 pytestmark = pytest.mark.slow
+
 
 # (file under data/, damage). Every artifact type gets one damage; all kinds are covered.
 CASES = [
@@ -105,12 +108,18 @@ def test_a_plain_rerun_rebuilds_a_damaged_file_from_its_own_inputs(
         named = path if not victim.endswith(".seal.json") else Path(str(path)[: -len(".seal.json")])
         assert f"wordle: {named.relative_to(checkout)}" in result.stderr
     files = artifact_files(checkout)
-    rebuilt = {name: data for name, data in files.items() if not name.endswith(".damaged")}
+    rebuilt = {name: data for name, data in files.items() if not name.startswith("repair/")}
     assert rebuilt == artifact_files(built)
     assert planned_jobs(checkout) == {}
-    moved = {f"data/{name.removesuffix('.damaged')}" for name in files if name.endswith(".damaged")}
-    listed = re.findall(r" a run without -n moves it to (\S+)\.damaged$", dry_run.stderr, re.M)
-    assert set(listed) == moved
+    moved = {f"data/{name}" for name in files if name.startswith("repair/")}
+    listed = re.findall(r" a run without -n moves it to (\S+)$", dry_run.stderr, re.M)
+    assert {p for p in moved if not p.endswith(".seal.json")} == set(listed)
+    assert all(p.startswith("data/repair/") for p in listed)  # outside the package:
+    verified = subprocess.run(  # verify passes once the artifacts are rebuilt
+        [*VERIFY, "data/derived/datapackage.json"], cwd=checkout, capture_output=True, text=True
+    )
+    assert verified.returncode == 0, verified.stderr
+    assert verified.stdout.endswith("all match, and nothing else is there\n")
 
 
 def test_a_running_workflow_is_left_alone(built, tmp_path):
