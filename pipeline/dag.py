@@ -129,6 +129,13 @@ def _read_word_index(path: str, versions: tuple[tuple[int, int], ...]) -> WordIn
     return read_word_index(path)
 
 
+def is_stale(path: str | Path) -> bool:
+    """Whether `path` matches its seal but one of its inputs changed since: in a running
+    workflow, a file whose inputs are being rebuilt, so it will be rebuilt too (an input
+    function must wait for it, not read it)."""
+    return seal.problem(path, check_inputs=False) is None and seal.problem(path) is not None
+
+
 def workdir_locked(workdir: str | Path = ".") -> bool:
     """Whether a running Snakemake holds this working directory (its lock files exist).
 
