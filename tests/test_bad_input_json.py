@@ -6,6 +6,8 @@ input); the assistant's own error lines are checked in tests/test_assistant_comm
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shutil
 import subprocess
@@ -13,7 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from pipeline.commands.assistant import main
 from tests.assistant_fixture import run
 from tests.test_assistant_artifacts import damage
 
@@ -98,3 +103,36 @@ def test_the_console_script_answers_in_json(plain, argv, fragment):
     )  # fmt: skip
     assert "Traceback" not in result.stderr
     assert_json_error(result.returncode, result.stdout, result.stderr, "usage", 2, fragment)
+
+
+TOKENS = ["--json", "--js", "--top", "--list", "--mode", "prior", "--hard", "--edition"]
+TOKENS += ["--data", "play", "tarse", "BYBBG", "0", "-1", "=", "--", "\u212a", "\U0001f7e9"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(argv=st.lists(st.sampled_from(TOKENS) | st.text(max_size=6), max_size=7))
+def test_any_command_line_with_json_gives_one_document(argv):
+    """Whatever follows --json, stdout is one JSON error document that says what stderr
+    says (the data folder does not exist, so nothing succeeds), or --help/--version."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(["--data", "/nonexistent/wordle", "--json", *argv])
+    if status == 0:  # --help or --version, perhaps abbreviated
+        assert any(a.startswith(("-h", "--he", "--v")) for a in argv), out.getvalue()
+        return
+    document = json.loads(out.getvalue())
+    line = err.getvalue()
+    assert len(line.splitlines()) == 1 and "Traceback" not in line
+    assert document == {
+        "error": {
+            "kind": document["error"]["kind"],
+            "message": line.rstrip("\n"),
+            "exit_code": status,
+        }
+    }
+    assert (document["error"]["kind"], status) in {
+        ("usage", 2),
+        ("input", 2),
+        ("data", 1),
+        ("inconsistent", 1),
+    }
