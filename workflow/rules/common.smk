@@ -202,8 +202,9 @@ def checkpoint_output(checkpoint, name, **wildcards):
     Snakemake counts a checkpoint's output that exists when the run starts as built. A
     config change on a built folder (optimal.max_guesses, say) reruns the jobs that output
     was built from, so it turns stale while this run is rebuilding it; read then, it
-    failed its seal inside an input function (a traceback). A stale output is therefore
-    a checkpoint not done yet: Snakemake waits for its job and asks again.
+    would fail its seal inside an input function, which Snakemake shows with a traceback.
+    A stale output is therefore a checkpoint not done yet: Snakemake waits for its job
+    and asks again.
     """
     path, path_seal = getattr(checkpoint.get(**wildcards).output, name)
     for file in (path, path_seal):
