@@ -18,9 +18,7 @@ def sealed_file(path: Path, data: bytes, **inputs: Path) -> Path:
     return path
 
 
-def test_damaged_files_go_to_data_repair_with_their_seals_never_overwritten(
-    tmp_path, monkeypatch
-):
+def test_damaged_files_go_to_data_repair_with_their_seals_never_overwritten(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     source = sealed_file(Path("data/raw/answers.txt"), b"cigar\n")
     built = sealed_file(Path("data/derived/tiny/words.parquet"), b"words", source=source)
