@@ -16,6 +16,7 @@ from pipeline.workflow_checks import (
     duplicate_label,
     export_mirror,
     stop,
+    unsolved_mode,
     whole_source_entries,
 )
 
@@ -40,7 +41,7 @@ try:
 except WorkflowError as error:
     schema_file = os.path.join(workflow.basedir, SCHEMA)
     stop(config_problem(config, schema_file, shown=SCHEMA) or " ".join(str(error).split()))
-if problem := duplicate_label(config) or edition_problem(config):
+if problem := duplicate_label(config) or unsolved_mode(config) or edition_problem(config):
     stop(problem)
 export_mirror(config["mirror"])
 

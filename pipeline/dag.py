@@ -8,10 +8,12 @@
   nothing. (The rule's own script is watched by Snakemake itself.)
 - repair: every sealed file that is damaged, foreign or stale (see
   pipeline.artifacts.seal), every expected artifact that has no seal, and every file
-  built from one of those, is moved aside to `<file>.damaged` before the job graph is
-  built. Snakemake then sees it missing and rebuilds it from its own inputs, and
-  everything built from it, instead of building on it; the data package is never
-  rewritten around it. Nothing is lost: the bad file stays beside, for inspection.
+  built from one of those, is moved aside, with its seal, to the same path under
+  `data/repair/` (quarantined) before the job graph is built. Snakemake then sees it
+  missing and rebuilds it from its own inputs, and everything built from it, instead of
+  building on it; the data package is never rewritten around it. Nothing is lost: the bad
+  file is kept for inspection, outside the published folder, so `verify` passes on the
+  rebuilt one.
   Snakemake offers a Snakefile no sanctioned way to force a rule, and a damaged file has
   no use, so moving it is the honest repair. A dry run only names what a run would move.
 """
@@ -22,11 +24,12 @@ import ast
 import hashlib
 import os
 import re
+import shutil
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
-from pipeline.artifacts import catalog, seal
+from pipeline.artifacts import catalog, layout, seal
 from pipeline.artifacts.words import read_word_index
 from pipeline.core.errors import ArtifactError
 from pipeline.core.files import sha256_file
@@ -126,6 +129,13 @@ def _read_word_index(path: str, versions: tuple[tuple[int, int], ...]) -> WordIn
     return read_word_index(path)
 
 
+def is_stale(path: str | Path) -> bool:
+    """Whether `path` matches its seal but one of its inputs changed since: in a running
+    workflow, a file whose inputs are being rebuilt, so it will be rebuilt too (an input
+    function must wait for it, not read it)."""
+    return seal.problem(path, check_inputs=False) is None and seal.problem(path) is not None
+
+
 def workdir_locked(workdir: str | Path = ".") -> bool:
     """Whether a running Snakemake holds this working directory (its lock files exist).
 
@@ -137,15 +147,30 @@ def workdir_locked(workdir: str | Path = ".") -> bool:
 
 
 def quarantined(path: str | Path) -> Path:
-    """Where a damaged file is moved aside to: `<file>.damaged`."""
+    """Where a run moves a damaged file: the same path under data/repair instead of data/
+    (data/derived/x -> data/repair/derived/x), outside the published folder so that
+    `verify` passes once the rebuild is done; `.2`, `.3`, ... after the name when that
+    place is taken, so an earlier one is never overwritten. Deterministic: a dry run names
+    the place a run would use."""
     path = Path(path)
-    return path.with_name(path.name + ".damaged")
+    inside = Path(os.path.relpath(os.path.abspath(path), os.path.abspath("data")))
+    if inside.parts[0] == os.pardir:  # not under data/: mirror its whole path
+        inside = Path(*path.resolve().parts[1:])
+    target = Path(layout.REPAIR) / inside
+    number = 1
+    while target.exists() or seal.seal_path(target).exists():
+        number += 1
+        target = target.with_name(f"{inside.name}.{number}")
+    return target
 
 
 def quarantine(path: str | Path) -> Path:
-    """Move a damaged file aside to `<file>.damaged` (replacing an older one)."""
+    """Move a damaged file (and its seal, if any: how it was built) to quarantined(path)."""
     target = quarantined(path)
-    os.replace(path, target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if seal.seal_path(path).is_file():
+        shutil.move(seal.seal_path(path), seal.seal_path(target))
+    shutil.move(path, target)
     return target
 
 

@@ -4,7 +4,7 @@
   value (`config: solver.strategies[0].top_n: 'abc' is not of type 'integer'`) and at
   most one hint line (the key's description from the schema). Snakemake's own message
   is many lines, and its traceback names Snakemake's code, not the user's key.
-  duplicate_label: the one check across entries the schema cannot make.
+  duplicate_label, unsolved_mode: the checks across entries the schema cannot make.
 - whole_source_entries: a source entry given with --config replaces the configured one
   whole, instead of Snakemake's key-by-key merge. export_mirror: the mirror setting
   handed to the fetch jobs.
@@ -25,6 +25,7 @@ from typing import Any, NoReturn
 import jsonschema
 import yaml
 
+from pipeline.analysis.play_units import OPTIMAL_MODES
 from pipeline.sources.fetch import MIRROR_ENV, resolve_mirror
 
 HINT_WIDTH = 200  # characters of a description shown in the hint line
@@ -129,6 +130,22 @@ def config_problem(
             text = text[: HINT_WIDTH - 3] + "..."
         hint = f"hint: {text} (every key: {shown or Path(schema_path).as_posix()})"
     return message if hint is None else f"{message}\n{hint}"
+
+
+def unsolved_mode(config: Mapping[str, Any]) -> str | None:
+    """A solver strategy that plays the stored optimal trees of a mode that optimal.modes
+    does not solve: the one line naming both, or None (else its job stops at the optimal
+    file, after the optimal stage has run)."""
+    modes = config["optimal"]["modes"]
+    for index, entry in enumerate(config["solver"]["strategies"]):
+        mode = OPTIMAL_MODES.get(entry["name"])
+        if mode is not None and mode not in modes:
+            return (
+                f"config: optimal.modes: {modes} has no {mode!r}, which "
+                f"solver.strategies[{index}] ({entry['name']}) plays; add {mode!r} to "
+                "optimal.modes or remove that strategy"
+            )
+    return None
 
 
 def duplicate_label(config: Mapping[str, Any]) -> str | None:

@@ -157,14 +157,34 @@ def test_foreign_files_are_named_one_line_each_and_never_removed(derived):
     result = verify(derived / "datapackage.json", "--remove-damaged")
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
+        f"WARNING: {moved}: left by repair (not part of the package): move it to "
+        f"{derived.parent / 'repair' / derived.name / EDITION / 'entropy.parquet'} or delete it",
         f"ERROR: {evil}: foreign (not in the descriptor)",
-        f"ERROR: {moved}: foreign (not in the descriptor)",
         f"ERROR: {chunk}: foreign (not in the descriptor)",
-        "ERROR: 3 problem(s) found",
+        "ERROR: 2 problem(s) found",
     ]
-    assert result.stdout.startswith("checked ") and result.stdout.endswith(": 3 problem(s)\n")
+    assert result.stdout.startswith("checked ") and result.stdout.endswith(": 2 problem(s)\n")
     assert all(path.read_bytes() == b"not ours" for path in (evil, chunk, moved))
     assert (derived / "datapackage.json").is_file()
+
+
+def test_a_file_left_by_an_older_repair_is_a_warning_not_a_failure(derived):
+    """An older version's repair left `<artifact>.damaged` beside the rebuilt artifact:
+    the artifacts are correct and the leftover is not part of the package, so verify
+    passes and names it. A `.damaged` name that is no resource's stays foreign."""
+    left = derived / EDITION / "entropy.parquet.damaged"
+    left.write_bytes(b"the old damaged copy")
+    result = verify(derived / "datapackage.json")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        f"WARNING: {left}: left by repair (not part of the package): move it to "
+        f"{derived.parent / 'repair' / derived.name / EDITION / 'entropy.parquet'} or delete it"
+    ]
+    assert result.stdout.endswith(": all match; 1 file(s) left by repair (see the warnings)\n")
+    assert left.read_bytes() == b"the old damaged copy"
+    (derived / "evil.damaged").write_bytes(b"x")
+    result = verify(derived / "datapackage.json")
+    assert result.returncode == 1 and f"ERROR: {derived / 'evil.damaged'}: foreign" in result.stderr
 
 
 def test_damaged_and_foreign_files_are_all_reported(derived):

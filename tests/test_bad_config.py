@@ -172,6 +172,10 @@ CONFIG_CASES = {
         {"optimal": {"modes": ["normal", "easy"]}},
         "optimal.modes[1]: 'easy' is not one of ['normal', 'hard']",
     ),
+    "a strategy playing a mode that is not solved": (
+        {"optimal": {"modes": ["normal"]}},
+        "optimal.modes: ['normal'] has no 'hard', which solver.strategies[",
+    ),
     "optimal top neither a number nor all": (
         {"optimal": {"top": "many"}},
         "optimal.top: 'many' is not valid under any of the given schemas",

@@ -148,7 +148,9 @@ def test_a_damaged_word_index_read_by_an_input_function_is_one_line(tmp_path):
     last = result.stderr.splitlines()[-1]
     where = f"data/derived/{EDITION}/words.parquet"
     assert last.startswith(f"wordle: {where}: cannot be read as Parquet (")
-    assert last.endswith(f"; moved it to {where}.damaged: run snakemake again")
+    assert last.endswith(
+        f"; moved it to data/repair/derived/{EDITION}/words.parquet: run snakemake again"
+    )
     assert not words.exists()
     assert "build_word_index" in snakemake(checkout, "--dry-run").stdout
 

@@ -7,7 +7,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from tests.workflow_helpers import (
     COMMONNESS_FILE,
     EDITION,
     SNAKEMAKE,
+    VERIFY,
     artifact_files,
     clone_checkout,
     fixture_env,
@@ -37,7 +37,6 @@ from tests.workflow_helpers import (
 )
 
 pytestmark = pytest.mark.slow
-VERIFY = [sys.executable, "-m", "pipeline.commands.pipeline_cli", "verify"]
 
 
 def test_run_builds_every_artifact(built):

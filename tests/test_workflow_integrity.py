@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 from filelock import FileLock
 
 from pipeline.artifacts.seal import seal_path
+from tests.conftest import FIXTURE_ANSWERS
+from tests.naive import feedback
 from tests.workflow_helpers import (
     EDITION,
+    VERIFY,
     artifact_files,
     clone_checkout,
     file_digests,
@@ -26,6 +31,7 @@ from tests.workflow_helpers import (
 )
 
 pytestmark = pytest.mark.slow
+
 
 # (file under data/, damage). Every artifact type gets one damage; all kinds are covered.
 CASES = [
@@ -105,12 +111,18 @@ def test_a_plain_rerun_rebuilds_a_damaged_file_from_its_own_inputs(
         named = path if not victim.endswith(".seal.json") else Path(str(path)[: -len(".seal.json")])
         assert f"wordle: {named.relative_to(checkout)}" in result.stderr
     files = artifact_files(checkout)
-    rebuilt = {name: data for name, data in files.items() if not name.endswith(".damaged")}
+    rebuilt = {name: data for name, data in files.items() if not name.startswith("repair/")}
     assert rebuilt == artifact_files(built)
     assert planned_jobs(checkout) == {}
-    moved = {f"data/{name.removesuffix('.damaged')}" for name in files if name.endswith(".damaged")}
-    listed = re.findall(r" a run without -n moves it to (\S+)\.damaged$", dry_run.stderr, re.M)
-    assert set(listed) == moved
+    moved = {f"data/{name}" for name in files if name.startswith("repair/")}
+    listed = re.findall(r" a run without -n moves it to (\S+)$", dry_run.stderr, re.M)
+    assert {p for p in moved if not p.endswith(".seal.json")} == set(listed)
+    assert all(p.startswith("data/repair/") for p in listed)  # outside the package:
+    verified = subprocess.run(  # verify passes once the artifacts are rebuilt
+        [*VERIFY, "data/derived/datapackage.json"], cwd=checkout, capture_output=True, text=True
+    )
+    assert verified.returncode == 0, verified.stderr
+    assert verified.stdout.endswith("all match, and nothing else is there\n")
 
 
 def test_a_running_workflow_is_left_alone(built, tmp_path):
@@ -125,3 +137,34 @@ def test_a_running_workflow_is_left_alone(built, tmp_path):
     result = snakemake(checkout, "--dry-run", check=False)
     assert "wordle:" not in result.stderr
     assert path.exists()
+
+
+def within_two(opener: str, answers: list[str]) -> int | None:
+    """Brute force: the fewest total guesses that win every answer within two after
+    `opener` (each reply must leave one answer), or None when no tree does."""
+    classes: dict[int, list[str]] = {}
+    for answer in answers:
+        classes.setdefault(feedback(opener, answer), []).append(answer)
+    if any(len(c) > 1 for c in classes.values()):
+        return None
+    return 2 * len(answers) - (opener in answers)
+
+
+def test_a_config_change_on_a_built_folder_rebuilds_without_a_traceback(built, tmp_path):
+    """optimal.max_guesses changed after a full build: the run rebuilds the bounds file (a
+    checkpoint's output, stale while the run rebuilds what it was built from) before an
+    input function reads it, and completes with the optimum the brute force finds."""
+    checkout = clone_checkout(built, tmp_path / "c")
+    config = read_config(checkout)
+    config["optimal"] = {**config["optimal"], "max_guesses": 2}
+    write_config(checkout, config)
+    result = snakemake(checkout, check=False)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Traceback" not in result.stdout + result.stderr
+    assert planned_jobs(checkout) == {}
+    table = pq.read_table(checkout / "data" / "derived" / EDITION / "optimal_openers.parquet")
+    rows = table.select(["mode", "opener", "total_guesses"]).to_pylist()
+    assert {row["mode"] for row in rows} == {"normal", "hard"}
+    for row in rows:  # in hard mode too: the second guess is the answer, always legal
+        assert row["total_guesses"] == within_two(row["opener"], FIXTURE_ANSWERS), row
+    assert any(row["total_guesses"] is not None for row in rows)

@@ -24,6 +24,7 @@ import yaml
 from tests.conftest import REPO, write_fixture_mirror
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+VERIFY = [sys.executable, "-m", "pipeline.commands.pipeline_cli", "verify"]
 
 # The fixture lists are unpinned stand-ins for the real sources, built as one edition,
 # EDITION (the built-in editions are switched off).

@@ -5,6 +5,7 @@ from __future__ import annotations
 RAW = "data/raw"  # downloads and their seals (with provenance)
 DERIVED = "data/derived"  # the published artifacts
 WORK = "data/work"  # intermediate files that are not artifacts
+REPAIR = "data/repair"  # files a run moved aside (damaged, foreign, stale): never published
 
 
 def raw(source: str) -> str:

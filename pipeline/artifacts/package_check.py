@@ -28,6 +28,8 @@ DESCRIPTOR = "datapackage.json"
 # Files that belong in a folder of artifacts without being resources: the descriptor, its
 # seal and the empty marker that keeps the folder in git.
 COMPANIONS = frozenset({DESCRIPTOR, f"{DESCRIPTOR}{seal.SEAL_SUFFIX}", ".gitkeep"})
+# What repair named a file it moved aside before it used data/repair (pipeline.dag).
+LEFTOVER_SUFFIX = ".damaged"
 
 
 def _read_bytes(descriptor_path: Path) -> bytes:
@@ -162,6 +164,36 @@ def foreign_files(root: Path, resources: Iterable[str]) -> list[Path]:
     ]
 
 
+def repair_leftovers(root: Path, resources: Iterable[str]) -> list[Path]:
+    """The files under `root` that an older version's repair moved aside beside the file
+    it replaced: `<resource, its seal or a companion>.damaged`. Not part of the package
+    (the release bundle skips them), so `verify` warns about them instead of failing: the
+    artifacts themselves are correct."""
+    resources = list(resources)
+    known = set(COMPANIONS).union(*({r, f"{r}{seal.SEAL_SUFFIX}"} for r in resources))
+    return [
+        path
+        for path in foreign_files(root, resources)
+        if path.name.endswith(LEFTOVER_SUFFIX)
+        and path.relative_to(root).as_posix().removesuffix(LEFTOVER_SUFFIX) in known
+    ]
+
+
+def leftovers_of(descriptor_path: str | Path, directory: str | Path | None = None) -> int:
+    """How many files left by repair verify warned about (its summary line says so)."""
+    descriptor_path = Path(descriptor_path)
+    root = Path(directory) if directory is not None else descriptor_path.parent
+    return len(repair_leftovers(root, read_entries(descriptor_path, root))) if root.is_dir() else 0
+
+
+def leftover_advice(root: Path, path: Path) -> str:
+    """One line naming a file left by repair and where it belongs (data/repair mirrors
+    data/: data/derived/x -> data/repair/derived/x)."""
+    relative = path.relative_to(root).as_posix().removesuffix(LEFTOVER_SUFFIX)
+    place = root.parent / "repair" / root.name / relative
+    return f"{path}: left by repair (not part of the package): move it to {place} or delete it"
+
+
 def unlisted_folders(root: Path, resources: Iterable[str]) -> list[str]:
     """Folders of `root` (relative) that hold an edition's word index, or an allowed
     list's shared commonness, but none of the descriptor's resources: an edition built
@@ -205,7 +237,10 @@ def verify_datapackage(
     if root.is_dir():
         for folder in unlisted_folders(root, entries):
             log.info("%s: a folder the descriptor does not list; not checked", root / folder)
-        foreign = foreign_files(root, entries)
+        leftovers = repair_leftovers(root, entries)
+        for path in leftovers:
+            log.warning("%s", leftover_advice(root, path))
+        foreign = [path for path in foreign_files(root, entries) if path not in leftovers]
         problems += [f"{path}: foreign (not in the descriptor)" for path in foreign]
     if damaged and remove_damaged:
         for path in damaged:

@@ -15,6 +15,7 @@ search (after the first guess): the opener list stays under half a second.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -24,7 +25,12 @@ from collections.abc import Callable, Sequence
 from pipeline.commands import assistant_report as report_module
 from pipeline.commands.assistant_data import data_folder, load
 from pipeline.commands.assistant_game import Advisor
-from pipeline.commands.assistant_input import COLOUR_HELP, split_turns
+from pipeline.commands.assistant_input import (
+    COLOUR_HELP,
+    NoCandidateError,
+    TurnError,
+    split_turns,
+)
 from pipeline.commands.assistant_text import render
 from pipeline.core.errors import PipelineError, UsageError
 from pipeline.core.without_pandas import hide_pandas
@@ -63,8 +69,8 @@ example: {PROG} tarse BYBBG doily BBGBB --top 5"""
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, no usage block
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+    def error(self, message: str) -> None:  # one line, no usage block, like any UsageError
+        raise UsageError(f"{message} (see {self.prog} --help)")
 
 
 def _positive(text: str) -> int:
@@ -142,21 +148,44 @@ def emit(text: str, stream=None) -> None:
         raise
 
 
-def _guarded(run: Callable[[], int]) -> int:
-    """Run; every failure becomes one line on stderr and its exit code."""
+def _guarded(run: Callable[[], int], as_json: bool = False) -> int:
+    """Run; every failure becomes one line on stderr and its exit code, and with --json
+    also one JSON document on stdout (see error_document)."""
     try:
         return run()
     except BrokenPipeError:  # the reader has gone (| head): no error, nothing more to say
         return EXIT_OK
     except KeyboardInterrupt:
         print(file=sys.stderr)
-        return EXIT_INTERRUPT
+        return _failed(as_json, "interrupted", "interrupted", EXIT_INTERRUPT)
     except UsageError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        kind = "input" if isinstance(error, TurnError) else "usage"
+        return _failed(as_json, kind, f"{PROG}: error: {error}", EXIT_USAGE)
     except PipelineError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return EXIT_DATA
+        kind = "inconsistent" if isinstance(error, NoCandidateError) else "data"
+        return _failed(as_json, kind, f"{PROG}: {error}", EXIT_DATA)
+
+
+def error_document(kind: str, message: str, exit_code: int) -> dict:
+    """--json's answer to a failure: what kind it is (usage: an option; input: a guess or
+    its colours; inconsistent: no candidate fits the replies; data: artifacts missing,
+    damaged or stale; interrupted), the line printed on stderr, and the exit status."""
+    return {"error": {"kind": kind, "message": message, "exit_code": exit_code}}
+
+
+def _failed(as_json: bool, kind: str, line: str, exit_code: int) -> int:
+    if kind != "interrupted":
+        print(line, file=sys.stderr)
+    if as_json:
+        with contextlib.suppress(BrokenPipeError):  # the reader has gone: the status says it
+            emit(json.dumps(error_document(kind, line, exit_code), indent=2) + "\n")
+    return exit_code
+
+
+def asks_for_json(argv: Sequence[str]) -> bool:
+    """Whether the command line asks for --json (or an abbreviation argparse accepts),
+    read before parsing so that a command line argparse refuses is answered in JSON too."""
+    return any(len(a) >= 3 and "--json".startswith(a.split("=")[0]) for a in argv)
 
 
 def one_shot(args: argparse.Namespace) -> int:
@@ -177,16 +206,21 @@ def one_shot(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; return the exit status (see EPILOG)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    return _guarded(lambda: _run(argv), as_json=asks_for_json(argv))
+
+
+def _run(argv: list[str]) -> int:
     try:
         args = parser().parse_intermixed_args(argv)
-    except SystemExit as stop:  # --help, --version (0) or a usage error (2), printed
-        return stop.code if isinstance(stop.code, int) else EXIT_USAGE
+    except SystemExit as stop:  # --help or --version, printed (errors raise UsageError)
+        return stop.code if isinstance(stop.code, int) else EXIT_OK
     if args.turns and args.turns[0] == "play" and len(args.turns) % 2 == 1:
         from pipeline.commands.assistant_play import play
 
         args.turns = args.turns[1:]
-        return _guarded(lambda: play(args))
-    return _guarded(lambda: one_shot(args))
+        return play(args)
+    return one_shot(args)
 
 
 def cli() -> None:

@@ -16,7 +16,13 @@ import numpy as np
 
 from pipeline.analysis.advice import Tree
 from pipeline.commands.assistant_data import Data
-from pipeline.commands.assistant_input import check_word, parse_colours, pattern_id
+from pipeline.commands.assistant_input import (
+    NoCandidateError,
+    TurnError,
+    check_word,
+    parse_colours,
+    pattern_id,
+)
 from pipeline.commands.assistant_prior import prior_choice, prior_table
 from pipeline.commands.assistant_values import (
     PROVEN,
@@ -28,7 +34,6 @@ from pipeline.commands.assistant_values import (
     useful,
 )
 from pipeline.core import hard_mode
-from pipeline.core.errors import PipelineError, UsageError
 from pipeline.core.wordle import all_green
 from pipeline.kernels.feedback import feedback_matrix
 
@@ -99,7 +104,7 @@ class Advisor:
         word_id = self.data.index.word_id(word)
         if word_id is None:
             index = self.data.index
-            raise UsageError(
+            raise TurnError(
                 f"guess {number} {word!r} is not in the word list ({len(index.words)} "
                 f"{index.length}-letter words)"
             )
@@ -107,17 +112,17 @@ class Advisor:
         return Turn(word_id, word, pattern_id(letters), letters)
 
     def check_legal(self, turns: list[Turn], turn: Turn) -> None:
-        """A UsageError unless `turn` may follow `turns`: the game is not over, and in
+        """A TurnError unless `turn` may follow `turns`: the game is not over, and in
         hard mode the guess keeps every revealed hint."""
         number = len(turns) + 1
         if turns and turns[-1].pattern_id == self.green:
-            raise UsageError(f"guess {number} {turn.word!r} comes after the game was solved")
+            raise TurnError(f"guess {number} {turn.word!r} comes after the game was solved")
         if number > MAX_GUESSES:
-            raise UsageError(f"guess {number} {turn.word!r}: Wordle allows {MAX_GUESSES} guesses")
+            raise TurnError(f"guess {number} {turn.word!r}: Wordle allows {MAX_GUESSES} guesses")
         if self.hard and turns:
             problem = hard_mode.violation(self.encoded[turn.word_id], self.rule(turns))
             if problem:
-                raise UsageError(
+                raise TurnError(
                     f"guess {number} {turn.word!r} is not allowed in hard mode: {problem}"
                 )
 
@@ -137,7 +142,7 @@ class Advisor:
     # --- states ------------------------------------------------------------------------
 
     def states(self, turns: list[Turn]) -> list[State]:
-        """The state before each turn and after the last; a PipelineError (exit 1) when
+        """The state before each turn and after the last; a NoCandidateError (exit 1) when
         no candidate fits the replies."""
         tree = None
         if turns and not self.prior:
@@ -160,11 +165,11 @@ class Advisor:
             result.append(State(tuple(turns[:k]), candidates, weights / weights.sum(), node))
         return result
 
-    def _inconsistent(self, turns: list[Turn]) -> PipelineError:
+    def _inconsistent(self, turns: list[Turn]) -> NoCandidateError:
         played = ", ".join(f"{turn.word} {turn.colours}" for turn in turns)
         where = "allowed word" if self.prior else "answer"
         hint = "" if self.prior else " (or try --mode prior)"
-        return PipelineError(f"no {where} is consistent with {played}: check the colours{hint}")
+        return NoCandidateError(f"no {where} is consistent with {played}: check the colours{hint}")
 
     # --- tables ------------------------------------------------------------------------
 

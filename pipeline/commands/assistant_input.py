@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.core.errors import UsageError
+from pipeline.core.errors import PipelineError, UsageError
 from pipeline.core.wordle import ascii_lower, describe_character, first_non_letter
 
 GREY, YELLOW, GREEN = 0, 1, 2
@@ -26,31 +26,40 @@ _IGNORED = "\ufe0f"  # VARIATION SELECTOR-16 after an emoji square
 COLOUR_HELP = "B/Y/G, 0/1/2 or the squares \u2b1b \u2b1c \U0001f7e8 \U0001f7e9"
 
 
+class TurnError(UsageError):
+    """A guess or its colours that cannot be played (exit 2): told apart from a bad option
+    so that `--json` can say which the caller must fix ("input", not "usage")."""
+
+
+class NoCandidateError(PipelineError):
+    """Replies that no candidate fits (exit 1): well-formed turns whose colours are wrong."""
+
+
 def check_word(number: int, text: str) -> str:
-    """Guess `number` in lower case; a UsageError unless it is only ASCII letters (the
+    """Guess `number` in lower case; a TurnError unless it is only ASCII letters (the
     first other character named by code point and position, never folded)."""
     if not text:
-        raise UsageError(f"guess {number} is empty")
+        raise TurnError(f"guess {number} is empty")
     problem = first_non_letter(text)
     if problem is not None:
-        raise UsageError(f"guess {number} {text!r} has characters outside a-z: {problem}")
+        raise TurnError(f"guess {number} {text!r} has characters outside a-z: {problem}")
     return ascii_lower(text)
 
 
 def parse_colours(number: int, word: str, text: str, length: int) -> str:
-    """The colours of guess `number` as B/Y/G letters; a UsageError naming the character."""
+    """The colours of guess `number` as B/Y/G letters; a TurnError naming the character."""
     colours = []
     for position, char in enumerate(c for c in text if c not in _IGNORED):
         code = _SPELLINGS.get(char)
         if code is None:
             shown = repr(char) if char.isascii() else f"{char!r} ({describe_character(char)})"
-            raise UsageError(
+            raise TurnError(
                 f"colours {text!r} of guess {number} ({word!r}): {shown} at position "
                 f"{position + 1} is not a colour; use {COLOUR_HELP}"
             )
         colours.append(COLOUR_LETTERS[code])
     if len(colours) != length:
-        raise UsageError(
+        raise TurnError(
             f"colours {text!r} of guess {number} ({word!r}) must have {length} letters, "
             f"not {len(colours)}"
         )
@@ -66,7 +75,7 @@ def split_turns(arguments: Sequence[str]) -> list[tuple[str, str]]:
     """(word in lower case, raw colours) pairs from WORD COLOURS ... arguments; the
     words checked in form only (letters a-z), the colours later, against the word."""
     if len(arguments) % 2:
-        raise UsageError(
+        raise TurnError(
             "give each guess followed by its colours (e.g. tarse BYBBG): "
             f"{arguments[-1]!r} has no colours"
         )

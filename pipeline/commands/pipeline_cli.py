@@ -35,7 +35,13 @@ def _verify(args: argparse.Namespace) -> None:
     if problems:
         print(f"{checked}: {len(problems)} problem(s)")
         raise PipelineError(f"{len(problems)} problem(s) found")
-    print(f"{checked}: all match, and nothing else is there")
+    from pipeline.artifacts.package_check import leftovers_of
+
+    leftovers = leftovers_of(args.datapackage, args.directory)
+    if leftovers:
+        print(f"{checked}: all match; {leftovers} file(s) left by repair (see the warnings)")
+    else:
+        print(f"{checked}: all match, and nothing else is there")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -4,6 +4,9 @@
 import json
 import os
 
+from snakemake.exceptions import IncompleteCheckpointException
+from snakemake.io import checkpoint_target
+
 from pipeline import dag, scheduling
 from pipeline.scheduling import PRIORITIES
 from pipeline.analysis.optimal_tables import select_openers
@@ -193,16 +196,32 @@ def get_opener_parts(wildcards):
     return sealed(*parts, catalog.PRIOR_PART.format(wordlist=allowed_of(wildcards.edition)))
 
 
+def checkpoint_output(checkpoint, name, **wildcards):
+    """The sealed output `name` of a checkpoint job, once it is built for this run.
+
+    Snakemake counts a checkpoint's output that exists when the run starts as built. A
+    config change on a built folder (optimal.max_guesses, say) reruns the jobs that output
+    was built from, so it turns stale while this run is rebuilding it; read then, it
+    would fail its seal inside an input function, which Snakemake shows with a traceback.
+    A stale output is therefore a checkpoint not done yet: Snakemake waits for its job
+    and asks again.
+    """
+    path, path_seal = getattr(checkpoint.get(**wildcards).output, name)
+    for file in (path, path_seal):
+        with file.open("rb"):
+            pass
+    if dag.is_stale(path):
+        raise IncompleteCheckpointException(checkpoint.rule, checkpoint_target(path))
+    return path
+
+
 def first_jobs(edition):
     """(mode, opener) of the solve_optimal jobs that come first: the top of the
     answers-mode ranking, then the named openers, in every mode (config order).
     openers.parquet is a checkpoint, so this waits until it is built (see
     get_final_outputs); its answers mode lists every word of the index, best first."""
     settings = edition_settings(config, edition, "optimal")
-    openers, openers_seal = checkpoints.rank_openers.get(edition=edition).output.openers
-    for file in (openers, openers_seal):
-        with file.open("rb"):
-            pass
+    openers = checkpoint_output(checkpoints.rank_openers, "openers", edition=edition)
     try:
         ranking = ranked_words(openers, "answers")
         chosen = select_openers(ranking, range(len(ranking)), settings["top"], settings["openers"])
@@ -220,12 +239,13 @@ def optimal_jobs(edition):
     if not settings["certify"]:
         return jobs
     for mode in settings["modes"]:
-        bounds, bounds_seal = checkpoints.merge_bounds.get(edition=edition, mode=mode).output.bounds
-        for file in (bounds, bounds_seal):
-            with file.open("rb"):
-                pass
+        bounds = checkpoint_output(checkpoints.merge_bounds, "bounds", edition=edition, mode=mode)
         proven = {opener for m, opener in jobs if m == mode}
-        jobs += [(mode, opener) for opener in lowest_openers(bounds, proven, settings["top"])]
+        try:
+            chosen = lowest_openers(bounds, proven, settings["top"])
+        except PipelineError as error:
+            stop(edition_error(edition, error))
+        jobs += [(mode, opener) for opener in chosen]
     return jobs
 
 
