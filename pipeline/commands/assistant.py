@@ -33,6 +33,10 @@ PROG = "wordle-assist"
 MODES = ("answers", "prior")
 DEFAULT_TOP = 10
 DEFAULT_LIST = 50  # remaining candidates are listed when at most this many
+# CPU seconds an answer waits for the search (pipeline.commands.assistant_budget): a
+# one-shot answer's start-up (imports, reads, numba's cached kernels) takes about 0.8 s
+# here, so 1 s more keeps it within 2 s; a turn of play keeps within 0.3 s.
+ONE_SHOT_BUDGET, TURN_BUDGET = 1.0, 0.2
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_INTERRUPT = 0, 1, 2, 130
 DESCRIPTION = f"""\
 The best next Wordle guesses from the pipeline's artifacts, and a rating of each guess
@@ -65,6 +69,16 @@ example: {PROG} tarse BYBBG doily BBGBB --top 5"""
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, no usage block
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
 
 
 def _positive(text: str) -> int:
@@ -112,6 +126,11 @@ def parser() -> argparse.ArgumentParser:
     result.add_argument(
         "--list", type=_positive, default=DEFAULT_LIST, dest="list_limit", metavar="N",
         help=f"list the remaining candidates when at most this many ({DEFAULT_LIST})",
+    )  # fmt: skip
+    result.add_argument(
+        "--budget", type=_seconds, metavar="SECONDS",
+        help="CPU seconds an answer waits for the search; a guess not valued by then is "
+        f"shown as not valued in time ({ONE_SHOT_BUDGET:g}; {TURN_BUDGET:g} a turn of play)",
     )  # fmt: skip
     result.add_argument("--json", action="store_true", help="print one JSON document")
     result.add_argument("--data", metavar="DIR", help="folder of the built artifacts")
@@ -162,7 +181,8 @@ def _guarded(run: Callable[[], int]) -> int:
 def one_shot(args: argparse.Namespace) -> int:
     pairs = split_turns(args.turns)
     data = load(data_folder(args.data), args.edition)
-    advisor = Advisor(data, prior=args.mode == "prior", hard=args.hard, top=args.top)
+    budget = args.budget or ONE_SHOT_BUDGET
+    advisor = Advisor(data, prior=args.mode == "prior", hard=args.hard, top=args.top, budget=budget)
     turns = advisor.turns(pairs)
     version = _version() if args.json else ""
     report = report_module.build(advisor, turns, version)
