@@ -99,11 +99,15 @@ def unvalued(choice: Choice) -> Choice:
 
 
 def rank_key(choice: Choice) -> tuple:
-    """Best first: valued, wins every candidate in time, then lower E (lower share at
-    risk), proven before policy, a possible answer, word order."""
+    """Best first: wins every candidate in time, not valued in time (in the order given),
+    at risk; then lower E (lower share at risk), proven before policy, a possible answer,
+    word order."""
+    if not choice.valued:  # a stable sort keeps them in the search's order
+        return (1, 0.0, False, False, 0)
+    group = 0 if choice.wins_all else 2
     measure = choice.expected if choice.expected is not None else (choice.at_risk or 0.0)
-    return (not choice.valued, not choice.wins_all, round(measure, 9),
-            choice.evidence != PROVEN, not choice.is_candidate, choice.word_id)  # fmt: skip
+    return (group, round(measure, 9), choice.evidence != PROVEN, not choice.is_candidate,
+            choice.word_id)  # fmt: skip
 
 
 def useful(choices: list[Choice]) -> list[Choice]:
