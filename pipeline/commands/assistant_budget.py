@@ -21,6 +21,9 @@ import time
 from collections.abc import Callable, Hashable
 
 NOT_DONE = object()  # what `get` returns for a job that did not finish in time
+# On a machine whose cores other work shares, the worker gets less than a core: an answer
+# also stops waiting after this many times its budget of wall time.
+WALL_FACTOR = 3.0
 
 
 class Valuer:
@@ -31,7 +34,7 @@ class Valuer:
         self.budget = budget
         self.expired = False  # the last answer left something not valued in time
         self._results: dict[Hashable, tuple[bool, object]] = {}  # key -> (ok, result)
-        self._deadline = 0.0
+        self._deadline = self._wall_deadline = 0.0
         self._generation = 0
         self._order = itertools.count()
         self._jobs: queue.PriorityQueue = queue.PriorityQueue()
@@ -44,6 +47,7 @@ class Valuer:
         self.expired = False
         if self.budget is not None:
             self._deadline = time.process_time() + self.budget
+            self._wall_deadline = time.monotonic() + WALL_FACTOR * self.budget
 
     def get(self, key: Hashable, job: Callable[[], object]) -> object:
         """job()'s result, remembered under `key`; NOT_DONE when the budget ends first."""
@@ -69,11 +73,12 @@ class Valuer:
 
     def _wait(self, key: Hashable) -> None:
         """Until the job of `key` is done or the budget is spent. The budget counts this
-        process's CPU, which is the worker's while this thread waits."""
+        process's CPU, which is the worker's while this thread waits (and WALL_FACTOR
+        times as much wall time)."""
         with self._done:
             while key not in self._results and not self.expired:
                 left = self._deadline - time.process_time()
-                if left <= 0:
+                if left <= 0 or time.monotonic() >= self._wall_deadline:
                     self.expired = True
                     return
                 self._done.wait(left)
