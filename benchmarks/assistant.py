@@ -11,7 +11,7 @@ greedy_entropy_hard's with --hard.
   against the 0.5 s target, a state after a guess in answer-list mode (the search made
   on the spot: a proof, or the policy's exact play-out) against the 2 s target;
 - play: a Session started once per game (start-up not timed), then each turn timed in
-  process, against the 0.3 s target;
+  process (with play's budget), against the 0.3 s target;
 - issue 51's cases: the opener list, `tarse BYBBG`, `--hard crane BYBBY` and `--json
   --hard tarse BYBBG` without optimal_openers.parquet, each the median of three fresh
   processes' CPU, against its target;
@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 from pipeline.artifacts.benchmark import GAMES_FILE, read_games
+from pipeline.commands.assistant import TURN_BUDGET
 from pipeline.commands.assistant_data import OPTIMAL_OPENERS_FILE, load
 from pipeline.commands.assistant_game import Advisor
 from pipeline.commands.assistant_play import Session
@@ -135,7 +136,9 @@ def play_turn_times(
     data = load(derived)
     for strategy, played in games.items():
         options = KINDS[strategy]
-        advisor = Advisor(data, prior="prior" in options, hard="--hard" in options)
+        advisor = Advisor(
+            data, prior="prior" in options, hard="--hard" in options, budget=TURN_BUDGET
+        )
         advisor.preload(search=True)  # as `play` does at start-up
         for game in played:
             session = Session(advisor)
