@@ -369,6 +369,10 @@ class Advisor:
                 self._matrix, index.answer_rows, self.encoded, hard=self.hard, policy=policy,
                 max_guesses=MAX_GUESSES, replies=self.data.buckets,
             )  # fmt: skip
+            # here, not in a budgeted job: a kernel compiled on a first run must get to
+            # numba's cache even when the budget ends and the answer exits first
+            self._searches[policy].warm()
+            self.valuer.start()  # the budget is the search's: it starts once it is loaded
         return self._searches[policy]
 
     def preload(self, search: bool = False) -> None:
@@ -377,4 +381,4 @@ class Advisor:
         if not self.prior and self._matrix is None:
             self._matrix = self.data.answer_matrix()
         if search and not self.prior:
-            self._search().warm()
+            self._search()
