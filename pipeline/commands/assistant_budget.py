@@ -24,14 +24,22 @@ NOT_DONE = object()  # what `get` returns for a job that did not finish in time
 # On a machine whose cores other work shares, the worker gets less than a core: an answer
 # also stops waiting after this many times its budget of wall time.
 WALL_FACTOR = 3.0
+_running = [0]  # search jobs running on any worker now
+
+
+def busy() -> bool:
+    """Whether a search job is still running (its answer stopped waiting for it)."""
+    return _running[0] > 0
 
 
 class Valuer:
     """Search jobs, each run once and remembered under its key, within a CPU budget."""
 
     def __init__(self, budget: float | None) -> None:
-        """budget: CPU seconds an answer may wait for the search (None: no limit)."""
+        """budget: CPU seconds an answer may take (None: no limit), counted from its
+        start, or from `origin` (process CPU and wall seconds) when one is set."""
         self.budget = budget
+        self.origin: tuple[float, float] | None = None
         self.expired = False  # the last answer left something not valued in time
         self._results: dict[Hashable, tuple[bool, object]] = {}  # key -> (ok, result)
         self._deadline = self._wall_deadline = 0.0
@@ -42,12 +50,17 @@ class Valuer:
         self._worker: threading.Thread | None = None
 
     def start(self) -> None:
-        """A new answer: its budget starts now, and its jobs go before older ones."""
+        """A new answer (or its search, once loaded): its jobs go before older ones, and
+        it waits until its budget from its origin (else from now) is spent, but always
+        a tenth of the budget from now (when loading took the rest)."""
         self._generation += 1
         self.expired = False
         if self.budget is not None:
-            self._deadline = time.process_time() + self.budget
-            self._wall_deadline = time.monotonic() + WALL_FACTOR * self.budget
+            cpu, wall = time.process_time(), time.monotonic()
+            cpu_origin, wall_origin = self.origin or (cpu, wall)
+            least = 0.1 * self.budget
+            self._deadline = max(cpu_origin + self.budget, cpu + least)
+            self._wall_deadline = max(wall_origin + WALL_FACTOR * self.budget, wall + least)
 
     def get(self, key: Hashable, job: Callable[[], object]) -> object:
         """job()'s result, remembered under `key`; NOT_DONE when the budget ends first."""
@@ -89,10 +102,13 @@ class Valuer:
             _, _, key, job = self._jobs.get()
             if key in self._results:
                 continue
+            _running[0] += 1
             try:
                 outcome = (True, job())
             except Exception as error:  # noqa: BLE001 (handed to the thread that asks)
                 outcome = (False, error)
+            finally:
+                _running[0] -= 1
             with self._done:
                 self._results[key] = outcome
                 self._done.notify_all()

@@ -372,7 +372,7 @@ class Advisor:
             # here, not in a budgeted job: a kernel compiled on a first run must get to
             # numba's cache even when the budget ends and the answer exits first
             self._searches[policy].warm()
-            self.valuer.start()  # the budget is the search's: it starts once it is loaded
+            self.valuer.start()  # loaded: the search gets at least a tenth of the budget
         return self._searches[policy]
 
     def preload(self, search: bool = False) -> None:
