@@ -103,3 +103,13 @@ def test_play_turns_keep_to_the_budget_and_pick_up_values_later(plain):
     assert full.suggestions and all(row.valued for row in full.suggestions)
     unlimited = Session(Advisor(load(plain))).play("tarse", colours("tarse", "slate"))
     assert full.suggestions == unlimited.suggestions
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "soon"])
+def test_a_bad_budget_is_one_usage_line(plain, capsys, value):
+    code, out, err = run(capsys, "--budget", value, "--data", str(plain))
+    assert code == 2 and out == ""
+    assert err.splitlines() == [
+        f"wordle-assist: error: argument --budget: expected a positive number of seconds, "
+        f"got {value!r} (see wordle-assist --help)"
+    ]
