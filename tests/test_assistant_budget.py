@@ -54,8 +54,10 @@ def test_without_a_budget_jobs_run_at_once_and_errors_reach_the_caller():
     valuer = Valuer(None)
     valuer.start()
     assert valuer.get("a", lambda: threading.current_thread().name) == "MainThread"
+    budgeted = Valuer(30.0)
+    budgeted.start()
     with pytest.raises(ZeroDivisionError):
-        Valuer(1.0).get("b", lambda: 1 / 0)
+        budgeted.get("b", lambda: 1 / 0)
 
 
 def test_a_state_not_valued_in_time_shows_no_e_in_text_and_json(plain, capsys):

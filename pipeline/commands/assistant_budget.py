@@ -79,10 +79,11 @@ class Valuer:
         return result
 
     def _submit(self, key: Hashable, job: Callable[[], object]) -> None:
-        self._jobs.put((-self._generation, next(self._order), key, job))
-        if self._worker is None:
-            self._worker = threading.Thread(target=self._work, name="valuer", daemon=True)
-            self._worker.start()
+        with self._done:
+            self._jobs.put((-self._generation, next(self._order), key, job))
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="valuer", daemon=True)
+                self._worker.start()
 
     def _wait(self, key: Hashable) -> None:
         """Until the job of `key` is done or the budget is spent. The budget counts this
@@ -97,9 +98,15 @@ class Valuer:
                 self._done.wait(left)
 
     def _work(self) -> None:
-        """The worker: the most urgent job first; a job already done is skipped."""
+        """The worker: the most urgent job first; a job already done is skipped. It ends
+        when no job is left (a new one starts another), so that nothing holds on to a
+        finished session's search."""
         while True:
-            _, _, key, job = self._jobs.get()
+            with self._done:
+                if self._jobs.empty():
+                    self._worker = None
+                    return
+                _, _, key, job = self._jobs.get_nowait()
             if key in self._results:
                 continue
             _running[0] += 1
