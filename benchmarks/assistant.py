@@ -11,7 +11,10 @@ greedy_entropy_hard's with --hard.
   against the 0.5 s target, a state after a guess in answer-list mode (the search made
   on the spot: a proof, or the policy's exact play-out) against the 2 s target;
 - play: a Session started once per game (start-up not timed), then each turn timed in
-  process, against the 0.3 s target;
+  process (with play's budget), against the 0.3 s target;
+- issue 51's cases: the opener list, `tarse BYBBG`, `--hard crane BYBBY` and `--json
+  --hard tarse BYBBG` without optimal_openers.parquet, each the median of three fresh
+  processes' CPU, against its target;
 - the promise: from four human openers, the advice followed against every answer (in
   process), the mean it achieves beside the proven optimum after that opener (the
   optimal search, solved here), and the time per answer.
@@ -33,7 +36,8 @@ import time
 from pathlib import Path
 
 from pipeline.artifacts.benchmark import GAMES_FILE, read_games
-from pipeline.commands.assistant_data import load
+from pipeline.commands.assistant import TURN_BUDGET
+from pipeline.commands.assistant_data import OPTIMAL_OPENERS_FILE, load
 from pipeline.commands.assistant_game import Advisor
 from pipeline.commands.assistant_play import Session
 from pipeline.core.wordle import pattern_string
@@ -132,7 +136,9 @@ def play_turn_times(
     data = load(derived)
     for strategy, played in games.items():
         options = KINDS[strategy]
-        advisor = Advisor(data, prior="prior" in options, hard="--hard" in options)
+        advisor = Advisor(
+            data, prior="prior" in options, hard="--hard" in options, budget=TURN_BUDGET
+        )
         advisor.preload(search=True)  # as `play` does at start-up
         for game in played:
             session = Session(advisor)
@@ -195,10 +201,47 @@ def bench_promise(derived: Path) -> None:
         )
 
 
+# Issue 51's one-shot cases: (arguments, leave optimal_openers.parquet out, CPU target s)
+CASES = {
+    "opener list": ([], False, 0.7),
+    "tarse BYBBG": (["tarse", "BYBBG"], False, 1.5),
+    "--hard crane BYBBY": (["--hard", "crane", "BYBBY"], False, 2.0),
+    "--json --hard tarse BYBBG, no optimal_openers": (
+        ["--json", "--hard", "tarse", "BYBBG"], True, 2.0),
+}  # fmt: skip
+
+
+def without_openers(derived: Path, scratch: Path) -> Path:
+    """An edition folder of links to `derived`'s files, optimal_openers.parquet left out."""
+    folder = scratch / derived.name
+    folder.mkdir()
+    for path in derived.iterdir():
+        if not path.name.startswith(OPTIMAL_OPENERS_FILE):
+            (folder / path.name).symlink_to(path.resolve())
+    return folder
+
+
+def bench_cases(derived: Path, runs: int = 3) -> None:
+    """CPU and wall time of each of CASES, the median of `runs` fresh processes."""
+    import tempfile
+
+    print(f"assistant: one-shot cases, median of {runs} fresh processes")
+    with tempfile.TemporaryDirectory() as scratch:
+        missing = without_openers(derived, Path(scratch))
+        for name, (arguments, leave_out, target) in CASES.items():
+            folder = missing if leave_out else derived
+            argv = [*command(), "--data", str(folder), *arguments]
+            times = [timed_run(argv) for _ in range(runs)]
+            wall = statistics.median(t[0] for t in times)
+            cpu = statistics.median(t[1] for t in times)
+            print(f"    {name:<48} CPU {cpu:6.2f} s (target {target} s)  wall {wall:6.2f} s")
+
+
 def bench_assistant(derived: Path, per_kind: int = 6) -> None:
     """Print the distributions of one-shot and per-turn times over real game states."""
     games = sample_games(derived, per_kind)
     timed_run([*command(), "--data", str(derived)])  # writes the bytecode, as a first use does
+    bench_cases(derived)
     print(f"assistant: {per_kind} real games per kind, every state before each guess")
     one_shot, one_shot_cpu = one_shot_times(derived, games)
     base_wall, base_cpu = baseline_times(10)

@@ -258,6 +258,8 @@ ASSIST_CASES = {
     "unknown word": (["zzzzz", "BBBBB"], 2, "error: guess 1 'zzzzz' is not in the word list"),
     "top not a number": (["--top", "abc"], 2, "error: argument --top: expected a positive"),
     "top zero": (["--top", "0"], 2, "error: argument --top: expected a positive whole number"),
+    "budget zero": (["--budget", "0"], 2, "error: argument --budget: expected a positive"),
+    "budget not a number": (["--budget", "nan"], 2, "error: argument --budget: expected a"),
     "unknown mode": (["--mode", "hard"], 2, "error: argument --mode: invalid choice: 'hard'"),
     "unknown option": (["--frobnicate"], 2, "error: unrecognized arguments: --frobnicate"),
     "no consistent answer": (["cigar", "BBBBB"], 1, "no answer is consistent with cigar BBBBB"),

@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from pipeline.kernels.optimal_search.context import INF
+from pipeline.kernels.optimal_search.context import INF, transposed
 from pipeline.kernels.optimal_search.state_search import Policy, StateSearch
 from tests.test_optimal_search import CASES, brute, lists
 
@@ -133,3 +133,11 @@ def test_bad_states_are_refused():
         Policy(exact_upto=-1, top_k=1)
     with pytest.raises(ValueError, match="one count per guess"):
         StateSearch(w.matrix, w.answer_rows, w.encoded, hard=False, policy=FULL, replies=[1])
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 700), (513, 257), (256, 512)])
+def test_the_blocked_transpose_is_the_transpose(shape):
+    matrix = np.random.default_rng(7).integers(0, 243, size=shape, dtype=np.uint8)
+    result = transposed(matrix)
+    assert result.flags.c_contiguous and result.dtype == matrix.dtype
+    assert np.array_equal(result, matrix.T)

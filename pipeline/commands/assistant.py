@@ -20,9 +20,11 @@ import json
 import os
 import shutil
 import sys
+import time
 from collections.abc import Callable, Sequence
 
 from pipeline.commands import assistant_report as report_module
+from pipeline.commands.assistant_budget import busy
 from pipeline.commands.assistant_data import data_folder, load
 from pipeline.commands.assistant_game import Advisor
 from pipeline.commands.assistant_input import (
@@ -39,6 +41,11 @@ PROG = "wordle-assist"
 MODES = ("answers", "prior")
 DEFAULT_TOP = 10
 DEFAULT_LIST = 50  # remaining candidates are listed when at most this many
+# CPU seconds an answer may take before it stops waiting for the search
+# (pipeline.commands.assistant_budget): a one-shot answer counts from the command's start
+# (its imports before that take about 0.15 s here), so that it stays within 2 s; a turn of
+# play counts from the turn's start and keeps within 0.3 s.
+ONE_SHOT_BUDGET, TURN_BUDGET = 1.7, 0.2
 EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_INTERRUPT = 0, 1, 2, 130
 DESCRIPTION = f"""\
 The best next Wordle guesses from the pipeline's artifacts, and a rating of each guess
@@ -71,6 +78,16 @@ example: {PROG} tarse BYBBG doily BBGBB --top 5"""
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, no usage block, like any UsageError
         raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
 
 
 def _positive(text: str) -> int:
@@ -118,6 +135,11 @@ def parser() -> argparse.ArgumentParser:
     result.add_argument(
         "--list", type=_positive, default=DEFAULT_LIST, dest="list_limit", metavar="N",
         help=f"list the remaining candidates when at most this many ({DEFAULT_LIST})",
+    )  # fmt: skip
+    result.add_argument(
+        "--budget", type=_seconds, metavar="SECONDS",
+        help="CPU seconds an answer may take; a guess the search has not valued by then is "
+        f"shown as not valued in time ({ONE_SHOT_BUDGET:g}; {TURN_BUDGET:g} a turn of play)",
     )  # fmt: skip
     result.add_argument("--json", action="store_true", help="print one JSON document")
     result.add_argument("--data", metavar="DIR", help="folder of the built artifacts")
@@ -189,9 +211,12 @@ def asks_for_json(argv: Sequence[str]) -> bool:
 
 
 def one_shot(args: argparse.Namespace) -> int:
+    origin = time.process_time(), time.monotonic()  # the budget counts from here
     pairs = split_turns(args.turns)
     data = load(data_folder(args.data), args.edition)
-    advisor = Advisor(data, prior=args.mode == "prior", hard=args.hard, top=args.top)
+    budget = args.budget or ONE_SHOT_BUDGET
+    advisor = Advisor(data, prior=args.mode == "prior", hard=args.hard, top=args.top, budget=budget)
+    advisor.valuer.origin = origin
     turns = advisor.turns(pairs)
     version = _version() if args.json else ""
     report = report_module.build(advisor, turns, version)
@@ -225,10 +250,17 @@ def _run(argv: list[str]) -> int:
 
 def cli() -> None:
     """The console script: main() in a process of its own, without pandas (see
-    pipeline.core.without_pandas: 0.3 s of a 0.5 s answer); never in main(), which runs
-    inside other programs and tests."""
+    pipeline.core.without_pandas: 0.3 s of a 0.5 s answer), and ended at once when a
+    search job is still running; never in main(), which runs inside other programs and
+    tests."""
     hide_pandas()
-    sys.exit(main())
+    status = main()
+    if busy():  # a search job the answer stopped waiting for: end without it
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError):
+                stream.flush()
+        os._exit(status)  # the interpreter's exit would wait for the job (0.6 s here)
+    sys.exit(status)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from pipeline.analysis.advice import Tree
+from pipeline.commands.assistant_budget import NOT_DONE, Valuer
 from pipeline.commands.assistant_data import Data
 from pipeline.commands.assistant_input import (
     NoCandidateError,
@@ -31,6 +32,7 @@ from pipeline.commands.assistant_values import (
     from_value,
     split_stats,
     stored,
+    unvalued,
     useful,
 )
 from pipeline.core import hard_mode
@@ -77,10 +79,13 @@ class Advisor:
     """The guesses of one data folder in one mode (prior or not, hard or not), valued."""
 
     def __init__(
-        self, data: Data, *, prior: bool = False, hard: bool = False, top: int = 10, policy=None
-    ) -> None:
-        """policy: the search's Policy (pipeline.analysis.guess_values.POLICY by default)."""
+        self, data: Data, *, prior: bool = False, hard: bool = False, top: int = 10, policy=None,
+        budget: float | None = None,
+    ) -> None:  # fmt: skip
+        """policy: the search's Policy (pipeline.analysis.guess_values.POLICY by default);
+        budget: CPU seconds an answer waits for the search (assistant_budget; None: all)."""
         self.data = data
+        self.valuer = Valuer(budget)
         self.policy = policy
         self.top = max(top, 1)  # how many of each table are ranked
         self.prior = prior
@@ -174,13 +179,17 @@ class Advisor:
     # --- tables ------------------------------------------------------------------------
 
     def table(self, state: State) -> Table:
-        """The guesses worth showing at `state`, valued, best first."""
+        """The guesses worth showing at `state`, valued, best first (a table left
+        incomplete by the budget is made again when next asked)."""
         key = state.key
-        if key not in self._tables:
+        if key in self._tables:
+            return self._tables[key]
+        table = self._table(state)
+        if table.complete:
             if len(self._tables) >= TABLE_CACHE:
                 del self._tables[next(iter(self._tables))]
-            self._tables[key] = self._table(state)
-        return self._tables[key]
+            self._tables[key] = table
+        return table
 
     def _table(self, state: State) -> Table:
         if self.prior:
@@ -216,34 +225,87 @@ class Advisor:
         return Table(choices, order, proven[0][1].total if n else None)
 
     def _stored_choice(self, state: State, word_id: int, total: int | None, proven: bool):
-        replies = self.replies(word_id, state.candidates)
-        choice = replace(
-            split_stats(replies, self.green, word_id in self._candidate_set(state)),
-            word_id=word_id,
-        )
+        choice = self._split_choice(state, word_id)
         return stored(choice, total, state.candidates.size, proven)
+
+    def _split_choice(self, state: State, word_id: int) -> Choice:
+        """A guess's split of the candidates, without a value."""
+        replies = self.replies(word_id, state.candidates)
+        choice = split_stats(replies, self.green, word_id in self._candidate_set(state))
+        return replace(choice, word_id=word_id)
 
     def _candidate_set(self, state: State) -> set[int]:
         return set(state.candidates.tolist())
 
     def _searched(self, state: State) -> Table:
         """The search entered at the state: its best guess and its first options, each
-        valued; the stored tree's guess with its proven value where the game is on one."""
+        valued (one job each, within the budget); the stored tree's guess with its proven
+        value where the game is on one."""
         search, turns, columns = self._search(), list(state.key), self._columns(state)
-        value, best = search.best(turns, columns)
-        top_k = search.policy.top_k
-        limit = max(self.top, top_k) + 2 if search.exact(columns.size) else top_k
-        options = [best] if best >= 0 else []
-        options += [g for g in search.options(turns, columns, limit).tolist() if g != best]
+        exact = search.exact(columns.size)
+        limit = max(self.top, search.policy.top_k) + 2 if exact else search.policy.top_k
+        options = self.valuer.get(
+            ("options", state.key), lambda: search.options(turns, columns, limit).tolist()
+        )
+        if options is NOT_DONE:
+            options = self._quick_order(state, limit)
+        # a state searched in full: its proof first (cut-offs make it the cheapest job);
+        # a policy state: its options one by one, after which its best is a memo look-up
+        best = self._best(search, state) if exact else NOT_DONE
         tree_guess = self._tree_guess(state)
-        choices = {g: from_value(self._value(search, state, g)) for g in options if g != tree_guess}
+        choices = {}
+        for guess in options:
+            if guess != tree_guess:
+                choices[guess] = self._valued(search, state, guess)
+        if not exact:
+            best = self._best(search, state)
+        value = INF_VALUE if best is NOT_DONE else best[0]
+        if best is not NOT_DONE and best[1] >= 0 and best[1] not in choices:
+            choices[best[1]] = self._valued(search, state, best[1])
         if tree_guess is not None:
             tree, node, proven = state.node
             value = int(tree.to_finish[node])
             choices[tree_guess] = self._stored_choice(state, tree_guess, value, proven)
-        order = [c.word_id for c in useful(list(choices.values()))]
-        order = order[: 1 if state.candidates.size == 1 else self.top]
-        return Table(choices, order, value if value < INF_VALUE else None)
+        complete = best is not NOT_DONE and all(c.valued for c in choices.values())
+        ranked = useful(list(choices.values()))
+        order = [c.word_id for c in ranked][: 1 if state.candidates.size == 1 else self.top]
+        return Table(choices, order, value if value < INF_VALUE else None, complete)
+
+    def _best(self, search, state: State):
+        """(the state's value, its best guess) from the search, or NOT_DONE."""
+        turns, columns = list(state.key), self._columns(state)
+        return self.valuer.get(("best", state.key), lambda: search.best(turns, columns))
+
+    def _valued(self, search, state: State, guess: int) -> Choice:
+        """One guess, valued by the search within the budget, or marked not valued."""
+        value = self.valuer.get(
+            ("value", state.key, guess), lambda: self._value(search, state, guess)
+        )
+        if value is NOT_DONE:
+            return unvalued(self._split_choice(state, guess))
+        return from_value(value)
+
+    def _quick_order(self, state: State, limit: int) -> list[int]:
+        """When the search is busy past the budget: the legal guesses by their bits over
+        the candidates (entropy.parquet's before the first guess), candidates first among
+        equals; a block of rows at a time, so that a large state costs no memory."""
+        guesses = self._legal(state)
+        if not state.turns:
+            bits = self.data.entropy_answers[guesses]
+        else:
+            columns = self._columns(state)
+            blocks = np.array_split(guesses, max(1, guesses.size // 1024))
+            bits = np.concatenate([self._bits(self._matrix[b][:, columns]) for b in blocks])
+        outside = ~np.isin(guesses, state.candidates)
+        return guesses[np.lexsort((guesses, outside, -np.round(bits, 9)))[:limit]].tolist()
+
+    def _bits(self, replies: np.ndarray) -> np.ndarray:
+        """The entropy of each row's replies (a block of guesses over the candidates)."""
+        rows, n = replies.shape
+        flat = replies.astype(np.int64) + np.arange(rows)[:, None] * self.n_bins
+        share = np.bincount(flat.ravel(), minlength=rows * self.n_bins).reshape(rows, -1) / n
+        logs = np.log2(share, out=np.zeros_like(share), where=share > 0)
+        return -(share * logs).sum(axis=1)
 
     def _tree_guess(self, state: State) -> int | None:
         if state.node is None:
@@ -273,10 +335,11 @@ class Advisor:
             if row is not None and row.proven and row.total is not None:
                 choice = self._stored_choice(state, word_id, row.total, True)
             else:  # searched; an opener proven to have no tree keeps that evidence
-                choice = from_value(self._value(self._search(), state, word_id))
-                if row is not None and row.proven:
+                choice = self._valued(self._search(), state, word_id)
+                if row is not None and row.proven and choice.valued:
                     choice = replace(choice, evidence=PROVEN)
-        table.choices[word_id] = choice
+        if choice.valued:
+            table.choices[word_id] = choice
         return choice
 
     def value_after(self, state: State) -> float | None:
@@ -311,6 +374,10 @@ class Advisor:
                 self._matrix, index.answer_rows, self.encoded, hard=self.hard, policy=policy,
                 max_guesses=MAX_GUESSES, replies=self.data.buckets,
             )  # fmt: skip
+            # here, not in a budgeted job: a kernel compiled on a first run must get to
+            # numba's cache even when the budget ends and the answer exits first
+            self._searches[policy].warm()
+            self.valuer.start()  # loaded: the search gets at least a tenth of the budget
         return self._searches[policy]
 
     def preload(self, search: bool = False) -> None:
@@ -319,4 +386,4 @@ class Advisor:
         if not self.prior and self._matrix is None:
             self._matrix = self.data.answer_matrix()
         if search and not self.prior:
-            self._search().warm()
+            self._search()

@@ -142,12 +142,13 @@ def _read_turn(ask: Callable[[str], str], number: int) -> tuple[str, str] | str 
 
 def play(args: argparse.Namespace) -> int:
     """The interactive loop; returns the exit status."""
-    from pipeline.commands.assistant import EXIT_OK, emit
+    from pipeline.commands.assistant import EXIT_OK, TURN_BUDGET, emit
 
     if args.json:
         raise UsageError("--json is for one answer, not for play")
     data = load(data_folder(args.data), args.edition)
-    advisor = Advisor(data, prior=args.mode == "prior", hard=args.hard, top=args.top)
+    budget = args.budget or TURN_BUDGET
+    advisor = Advisor(data, prior=args.mode == "prior", hard=args.hard, top=args.top, budget=budget)
     advisor.preload(search=True)
     session = Session(advisor)
     for word, colours in split_turns(args.turns):

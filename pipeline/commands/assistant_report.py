@@ -9,7 +9,7 @@ import numpy as np
 
 from pipeline.commands.assistant_data import OPTIMAL_TREES_FILE
 from pipeline.commands.assistant_game import MAX_GUESSES, Advisor, State, Turn
-from pipeline.commands.assistant_values import Choice
+from pipeline.commands.assistant_values import UNVALUED, Choice
 
 SCORE_RULE = (
     "E = mean guesses to finish, this guess included, for a player who plays it and then "
@@ -18,7 +18,9 @@ SCORE_RULE = (
     "policy: the exact mean of the assistant's own play (every state of at most 60 "
     "candidates solved in full, the best of the search's first 10 guesses above); "
     "wins_all_within_6 false: some reply leaves candidates with no sure win in the "
-    "guesses left (at_risk: their share). Prior mode shows no E: an estimate orders it"
+    'guesses left (at_risk: their share); valued false (evidence "not valued in time"): '
+    "the search did not finish within the budget, so no E. Prior mode shows no E: an "
+    "estimate orders it"
 )
 
 
@@ -28,7 +30,7 @@ class Row:
 
     guess: str
     expected_guesses: float | None  # None when at risk, or in prior mode
-    evidence: str  # proven, policy or estimate
+    evidence: str  # proven, policy, estimate, or "not valued in time" (no E)
     lower_bound: float | None  # a proven lower bound of E after this guess
     wins_all_within_6: bool | None
     at_risk: float | None  # share of the candidates left without a sure win
@@ -36,6 +38,7 @@ class Row:
     p_win: float
     can_be_answer: bool
     certified: bool  # one of the certified top openers
+    valued: bool  # False: the search did not value it within the budget
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,7 @@ def _row(advisor: Advisor, choice: Choice) -> Row:
         p_win=choice.p_win,
         can_be_answer=choice.is_candidate,
         certified=choice.certified,
+        valued=choice.valued,
     )
 
 
@@ -172,6 +176,12 @@ def _notes(advisor: Advisor, stored: bool, trees: bool, final: State) -> list[st
                 "the openers are those the optimal stage proved; this edition's top list "
                 "is not certified (optimal.certify is off), so a better opener may exist"
             )
+    if advisor.valuer.expired:
+        notes.append(
+            f"the search did not finish within its budget ({advisor.valuer.budget:g} s of "
+            f'CPU, --budget): a guess marked "{UNVALUED}" shows no E, and a rating '
+            "without one shows none; what is shown is exact"
+        )
     return notes
 
 
@@ -180,12 +190,14 @@ def build(
 ) -> Report:
     """The report after `turns`; `ratings` of earlier turns may be passed in (play)."""
     states = advisor.states(turns)
-    ratings = list(ratings or [])
-    for k in range(len(ratings), len(turns)):
-        ratings.append(rating(advisor, states[k], states[k + 1], turns[k]))
+    advisor.valuer.start()
     final = states[-1]
     solved = bool(turns) and turns[-1].pattern_id == advisor.green
     over = solved or len(turns) >= MAX_GUESSES
+    shown = [] if over else suggestions(advisor, final)  # first: what the player needs now
+    ratings = list(ratings or [])
+    for k in range(len(ratings), len(turns)):
+        ratings.append(rating(advisor, states[k], states[k + 1], turns[k]))
     words = advisor.data.index.words
     order = np.lexsort((np.arange(final.candidates.size), -final.weights)).tolist()
     data = advisor.data
@@ -208,7 +220,7 @@ def build(
         bits=final.bits + 0.0,
         weighted_bits=final.weighted_bits if advisor.prior else None,
         remaining=[(words[final.candidates[i]], float(final.weights[i])) for i in order],
-        suggestions=[] if over else suggestions(advisor, final),
+        suggestions=shown,
         notes=_notes(advisor, stored, trees, final),
         missing_files=list(data.missing),
     )

@@ -33,7 +33,7 @@ def format_e(value: float | None, at_risk: float | None = None) -> str:
 
 
 def _rated(row: Row) -> str:
-    return format_e(row.expected_guesses, row.at_risk)
+    return format_e(row.expected_guesses, row.at_risk) if row.valued else "unvalued"
 
 
 def _signed(value: float | None) -> str:
@@ -147,10 +147,12 @@ def suggestion_lines(report: Report) -> list[str]:
             "" if row.evidence == PROVEN or row.lower_bound is None else f"{row.lower_bound:.4f}"
         )
         evidence = row.evidence + ("*" if row.certified else "")
+        claim = f"{evidence:<7}  {bound:>8}  {_safety(row):<9}"
+        if not row.valued:  # no E, no bound, no claim of a win: the search did not finish
+            claim = f"{row.evidence:<28}"
         lines.append(
-            f"{rank:>4}  {row.guess}  {format_e(row.expected_guesses):>6}  {evidence:<7}  "
-            f"{bound:>8}  {_safety(row):<9}  {row.bits:7.4f}  {100 * row.p_win:6.1f}%  "
-            f"{'yes' if row.can_be_answer else 'no'}"
+            f"{rank:>4}  {row.guess}  {format_e(row.expected_guesses):>6}  {claim}  "
+            f"{row.bits:7.4f}  {100 * row.p_win:6.1f}%  {'yes' if row.can_be_answer else 'no'}"
         )
     return lines
 

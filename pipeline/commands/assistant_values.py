@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 PROVEN, POLICY, ESTIMATE = "proven", "policy", "estimate"
+UNVALUED = "not valued in time"  # the search did not finish within the budget: no E
 
 
 @dataclass(frozen=True)
@@ -25,13 +26,18 @@ class Choice:
     bits: float
     p_win: float
     is_candidate: bool
-    evidence: str  # PROVEN, POLICY, or ESTIMATE (prior mode: an order, not a number)
+    evidence: str  # PROVEN, POLICY, ESTIMATE (prior mode: an order, not a number), UNVALUED
     expected: float | None = None  # E; None when at risk, or in prior mode
     lower_bound: float | None = None  # a proven lower bound of E after this guess
     wins_all: bool | None = None  # every candidate won within the guesses left
     at_risk: float | None = None  # share of candidates left without a sure win
     expected_left: float | None = None  # candidates expected to remain after it
     certified: bool = False  # one of the certified top openers
+
+    @property
+    def valued(self) -> bool:
+        """False for a guess the search did not value within the budget."""
+        return self.evidence != UNVALUED
 
 
 @dataclass
@@ -41,7 +47,8 @@ class Table:
     choices: dict[int, Choice]
     order: list[int]
     value: int | None  # the state's value under the advice: total guesses from here on
-    # (None: no sure win, or prior mode)
+    # (None: no sure win, not valued in time, or prior mode)
+    complete: bool = True  # every guess listed is valued (False: the budget ran out)
 
     def best(self) -> Choice:
         return self.choices[self.order[0]]
@@ -85,12 +92,22 @@ def split_stats(replies: np.ndarray, green: int, is_candidate: bool) -> Choice:
     return Choice(-1, bits, float(is_candidate) / n, is_candidate, POLICY, expected_left=left)
 
 
+def unvalued(choice: Choice) -> Choice:
+    """`choice` (its split only) as a guess not valued in time: no E, no claim."""
+    return replace(choice, evidence=UNVALUED, expected=None, lower_bound=None, wins_all=None,
+                   at_risk=None)  # fmt: skip
+
+
 def rank_key(choice: Choice) -> tuple:
-    """Best first: wins every candidate in time, then lower E (lower share at risk),
-    proven before policy, a possible answer, word order."""
+    """Best first: wins every candidate in time, not valued in time (in the order given),
+    at risk; then lower E (lower share at risk), proven before policy, a possible answer,
+    word order."""
+    if not choice.valued:  # a stable sort keeps them in the search's order
+        return (1, 0.0, False, False, 0)
+    group = 0 if choice.wins_all else 2
     measure = choice.expected if choice.expected is not None else (choice.at_risk or 0.0)
-    return (not choice.wins_all, round(measure, 9), choice.evidence != PROVEN,
-            not choice.is_candidate, choice.word_id)  # fmt: skip
+    return (group, round(measure, 9), choice.evidence != PROVEN, not choice.is_candidate,
+            choice.word_id)  # fmt: skip
 
 
 def useful(choices: list[Choice]) -> list[Choice]:
@@ -98,8 +115,10 @@ def useful(choices: list[Choice]) -> list[Choice]:
     candidate ranked above it splits the candidates at least as finely (as many bits)."""
     kept: list[Choice] = []
     for choice in sorted(choices, key=rank_key):
-        if not choice.is_candidate and any(
-            k.is_candidate and k.bits >= choice.bits - 1e-12 for k in kept
+        if (
+            choice.valued
+            and not choice.is_candidate
+            and any(k.is_candidate and k.bits >= choice.bits - 1e-12 for k in kept)
         ):
             continue
         kept.append(choice)

@@ -77,9 +77,12 @@ class StateSearch:
         )  # fmt: skip
 
     def warm(self) -> None:
-        """Load the compiled kernels now (numba's cache, about 0.3 s), as a session's
-        start-up, by valuing a state of the first three answers."""
-        self.best([], np.arange(min(3, self.n_answers)))
+        """Load the compiled kernels now (numba's cache, about 0.3 s; compiled once when
+        not cached), by valuing a state of the first three answers and ordering its
+        guesses."""
+        answers = np.arange(min(3, self.n_answers))
+        self.best([], answers)
+        self.options([], answers, 1)
 
     def exact(self, n: int) -> bool:
         """Whether a node of n answers is searched in full (its value is proven)."""
