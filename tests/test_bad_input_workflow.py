@@ -258,7 +258,7 @@ ASSIST_CASES = {
     "top zero": (["--top", "0"], 2, "error: argument --top: expected a positive whole number"),
     "unknown mode": (["--mode", "hard"], 2, "error: argument --mode: invalid choice: 'hard'"),
     "unknown option": (["--frobnicate"], 2, "error: unrecognized arguments: --frobnicate"),
-    "no consistent answer": (["cigar", "BBBBB"], 1, "no answer is consistent with cigar BBBBB"),
+    "no consistent word": (["cigar", "GGGGB"], 1, "no allowed word is consistent with cigar GGGGB"),
     "no data folder": (["--data", "nowhere"], 1, "nowhere: no such folder of artifacts"),
 }
 

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from pipeline.analysis.fallback import FALLBACK_ALLOWED
 from pipeline.commands.assistant_data import OPTIMAL_TREES_FILE
 from pipeline.commands.assistant_game import MAX_GUESSES, Advisor, State, Turn
 from pipeline.commands.assistant_values import Choice
@@ -85,6 +86,8 @@ class Report:
     game_over: bool
     summary: Summary | None  # once the game is over
     pool: int  # candidates before any guess
+    fallback: str | None  # "allowed": the replies ruled out every answer of the list, and
+    # the game plays on over the allowed words weighted by p_common (no E); else None
     count: int  # candidates now
     bits: float
     weighted_bits: float | None
@@ -142,8 +145,18 @@ def summary(advisor: Advisor, states: list[State], ratings: list[Rating], solved
     )  # fmt: skip
 
 
+def _fallback_note(advisor: Advisor) -> str:
+    index = advisor.data.index
+    edition = (advisor.data.edition.name if advisor.data.edition else "") or "this edition"
+    return (
+        f"no word of {edition}'s answer list fits these replies: playing on over all "
+        f"{len(index.words):,} allowed words, weighted by commonness; no exact E exists "
+        "there, so none is shown and the score model's estimate orders the guesses"
+    )
+
+
 def _notes(advisor: Advisor, stored: bool, trees: bool, final: State) -> list[str]:
-    notes = []
+    notes = [_fallback_note(advisor)] if final.fallback else []
     if advisor.prior:
         notes.append(
             "prior mode: no exact E exists when the answer may be any allowed word, so "
@@ -204,9 +217,10 @@ def build(
         game_over=over,
         summary=summary(advisor, states, ratings, solved) if over else None,
         pool=advisor.pool.size,
+        fallback=FALLBACK_ALLOWED if final.fallback else None,
         count=final.candidates.size,
         bits=final.bits + 0.0,
-        weighted_bits=final.weighted_bits if advisor.prior else None,
+        weighted_bits=final.weighted_bits if advisor.prior or final.fallback else None,
         remaining=[(words[final.candidates[i]], float(final.weights[i])) for i in order],
         suggestions=[] if over else suggestions(advisor, final),
         notes=_notes(advisor, stored, trees, final),
