@@ -406,7 +406,7 @@ def build_artifact_set(
     derived = root / layout.DERIVED / EDITION
     derived.mkdir(parents=True, exist_ok=True)
     words = derived / words_artifact.FILE
-    build_word_index(allowed=raw["allowed"], answers=raw["answers"], words=words)
+    build_word_index(allowed=raw["allowed"], answers=[raw["answers"]], words=words, until="")
     index = words_artifact.read_word_index(words)
     result = ArtifactSet(root, settings, index.words)
     build_commonness(
