@@ -58,6 +58,7 @@ from pipeline.core.files import sha256_bytes
 from pipeline.stages.bound_openers import bound_openers
 from pipeline.stages.build_commonness import build_commonness
 from pipeline.stages.build_datapackage import build_datapackage
+from pipeline.stages.build_history import build_history
 from pipeline.stages.build_word_index import build_word_index
 from pipeline.stages.compute_entropy import compute_entropy
 from pipeline.stages.compute_pattern_chunk import compute_pattern_chunk
@@ -74,7 +75,14 @@ from pipeline.stages.rank_prior_openers import rank_prior_openers
 from pipeline.stages.screen_openers import screen_openers
 from pipeline.stages.solve_optimal import solve_optimal
 from pipeline.stages.summarize_benchmarks import summarize_benchmarks
-from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_COUNTS, REPO
+from tests.conftest import (
+    FIXTURE_ALLOWED,
+    FIXTURE_ANSWERS,
+    FIXTURE_COUNTS,
+    REPO,
+    history_days,
+    history_json,
+)
 
 SCHEMA = REPO / "workflow" / "schemas" / "config.schema.yaml"
 # The edition the sets are built as (the workflow's fixture edition, tests/workflow_helpers).
@@ -142,11 +150,13 @@ def kaggle_csv(counts: Mapping[str, int]) -> str:
 def fixture_sources(
     allowed: Sequence[str], answers: Sequence[str], counts: Mapping[str, int]
 ) -> dict[str, bytes]:
-    """The raw bytes of each source for word lists and counts."""
+    """The raw bytes of each source for word lists and counts, and dated answers whose
+    days up to their until add nothing to the answers (tests.conftest.history_days)."""
     return {
         "allowed": "\n".join(allowed).encode(),  # no final newline, like the real list
         "answers": ("\n".join(answers) + "\n").encode(),
         "frequency": kaggle_csv(counts).encode(),
+        "history": history_json(history_days(list(allowed), list(answers))[0]).encode(),
     }
 
 
@@ -368,7 +378,9 @@ class ArtifactSet:
         stored = [self.root / path for name in matrices for path in self.matrix_files(name)]
         relative = [path.relative_to(self.root).as_posix() for path in stored]
         edition = catalog.published(EDITION, relative)
-        return [self.commonness, *[self.root / path for path in edition]]
+        history = self.root / catalog.HISTORY
+        shared = [self.commonness, *([history] if history.is_file() else [])]
+        return [*shared, *[self.root / path for path in edition]]
 
     def matrix_files(self, name: str) -> list[str]:
         """The stored matrix's files as the workflow names them (relative to root)."""
@@ -406,7 +418,15 @@ def build_artifact_set(
     derived = root / layout.DERIVED / EDITION
     derived.mkdir(parents=True, exist_ok=True)
     words = derived / words_artifact.FILE
-    build_word_index(allowed=raw["allowed"], answers=raw["answers"], words=words)
+    # The edition's answers are the union of the answer list and the days played (as the
+    # workflow tests' edition), when the sources hold dated answers.
+    until = history_days(list(allowed), list(answers))[1] if "history" in raw else ""
+    answer_lists = [raw["answers"], raw["history"]] if until else [raw["answers"]]
+    build_word_index(allowed=raw["allowed"], answers=answer_lists, words=words, until=until)
+    if until:
+        history = root / catalog.HISTORY
+        build_history(source=raw["history"], words=[words], history=history, editions=[EDITION],
+                      until=until)  # fmt: skip
     index = words_artifact.read_word_index(words)
     result = ArtifactSet(root, settings, index.words)
     build_commonness(
@@ -489,9 +509,10 @@ def build_artifact_set(
                 "enabled": True,
                 "title": EDITION_TITLE,
                 "allowed": WORDLIST,
-                "answers": "answers",
+                "answers": ["answers", "history"] if until else "answers",
             }
         },
+        "history": {"until": until},
     }
     build_datapackage(
         artifacts=result.published(),

@@ -141,7 +141,7 @@ def test_stale_artifacts_are_refused(folders, tmp_path, capsys):
         },
     )
     build_word_index(
-        allowed=raw["allowed"], answers=raw["answers"], words=derived / "words.parquet"
+        allowed=raw["allowed"], answers=[raw["answers"]], words=derived / "words.parquet", until=""
     )
     code, _, err = run(capsys, "--data", str(derived))
     assert code == 1

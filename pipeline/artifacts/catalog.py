@@ -22,6 +22,7 @@ from pipeline.artifacts import (
     dataset_card,
     duckdb_schema,
     entropy,
+    history,
     layout,
     openers,
     optimal,
@@ -35,6 +36,8 @@ RAW = layout.raw("{source}")
 ALLOWED_LIST = layout.raw("{wordlist}")  # the raw allowed list that shared work is built on
 SHARED = "shared"  # the folder of what editions share (no edition may take this name)
 COMMONNESS = layout.derived(f"{SHARED}/{{wordlist}}/{commonness.FILE}")
+HISTORY_SOURCE = "history"  # the dated answers: a source an edition's answers may name
+HISTORY = layout.derived(f"{SHARED}/{history.FILE}")  # every played day, for all editions
 
 
 def _edition(name: str) -> str:
@@ -93,7 +96,15 @@ def expected(editions: Sequence[str], wordlists: Sequence[str]) -> list[str]:
     allowed lists `wordlists`)."""
     per_edition = [path.format(edition=e) for e in editions for path in EDITION_FILES]
     shared = [COMMONNESS.format(wordlist=wordlist) for wordlist in wordlists]
-    return [*shared, *per_edition, DATAPACKAGE, DUCKDB_SCHEMA, DATASET_CARD, EDITIONS_TABLE]
+    return [
+        *shared,
+        HISTORY,
+        *per_edition,
+        DATAPACKAGE,
+        DUCKDB_SCHEMA,
+        DATASET_CARD,
+        EDITIONS_TABLE,
+    ]
 
 
 # Items of the Snakemake report: name -> what it is (a plot or a table), the artifacts it
