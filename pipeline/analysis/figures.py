@@ -282,3 +282,37 @@ def score_model_figure(score_model: pl.DataFrame) -> Figure:
         axes.grid(alpha=0.3)
     figure.legend(loc="outside right upper", fontsize="small", title="strategy")
     return figure
+
+
+def history_benchmark_figure(summary: pl.DataFrame) -> Figure:
+    """Each strategy on the days the NYT played: mean guesses per year (top), and the
+    days not solved within six (bottom), the opener benchmark left out."""
+    frame = summary.filter(pl.col("strategy") != OPENER_BENCHMARK)
+    strategies = sorted(frame["strategy"].unique().to_list())
+    if not strategies:
+        return _note_figure("no strategy played the history")
+    colours = strategy_colours(strategies)
+    figure = Figure(figsize=(10, 7), layout="constrained")
+    top, bottom = figure.subplots(2, 1, sharex=True, height_ratios=[3, 1.4])
+    for number, strategy in enumerate(strategies):
+        part = frame.filter(pl.col("strategy") == strategy).sort("year")
+        optimal = strategy in OPTIMAL_STRATEGIES
+        style = {
+            "color": colours[strategy],
+            "marker": MARKERS[number % len(MARKERS)],
+            "linewidth": 2.5 if optimal else 1.2,
+            "linestyle": "--" if strategy == OPTIMAL_HARD else "-",
+        }
+        label = f"{strategy} (proven optimal tree)" if optimal else strategy
+        years = part["year"].to_numpy()
+        top.plot(years, part["mean_guesses"].to_numpy(), label=label, **style)
+        bottom.plot(years, part["failures"].to_numpy(), **style)
+    top.set_ylabel("mean guesses per played day (guesses)")
+    top.set_title("The days the NYT played: mean guesses per year, per strategy")
+    bottom.set_ylabel("days not solved\nwithin six (count)")
+    bottom.set_xlabel("year")
+    bottom.xaxis.get_major_locator().set_params(integer=True)
+    for axes in (top, bottom):
+        axes.grid(alpha=0.3)
+    figure.legend(loc="outside right upper", fontsize="small", title="strategy")
+    return figure

@@ -40,9 +40,12 @@ def play_outside(
     max_turns: int,
     curve: ScoreCurve,
     hard: bool,
+    memo: dict | None = None,
 ) -> Replayed:
     """`strategy`'s game against word_id `answer`, with the fallback once the replies
-    rule out every answer of the list; hard: the fallback's guesses keep every hint."""
+    rule out every answer of the list; hard: the fallback's guesses keep every hint.
+    memo: fallback guesses by (hard, guesses, replies), shared by the strategies' games."""
+    memo = {} if memo is None else memo
     node = Node(1, np.arange(len(data.answer_rows), dtype=np.int64))
     node.state = strategy.initial_state()
     fallback_turn = None
@@ -51,7 +54,10 @@ def play_outside(
             guess = strategy.guess(node)
         else:
             fallback_turn = fallback_turn or node.turn
-            guess = fallback_guess(data, node, curve, hard)
+            key = (hard, node.guesses, node.patterns)
+            if key not in memo:
+                memo[key] = fallback_guess(data, node, curve, hard)
+            guess = memo[key]
         reply = int(
             feedback_matrix(data.encoded[[guess]], data.encoded[[answer]], engine="numpy")[0, 0]
         )
@@ -118,7 +124,7 @@ def history_rows(
     """One row per (strategy, opener) of `played` and day. played: (strategy, opener) ->
     answer -> (guesses, solved) of benchmark_games; answers outside it are replayed."""
     listed = {data.words[row] for row in data.answer_rows}
-    rows = []
+    rows, memo = [], {}
     for (label, opener), games in played.items():
         replays: dict[str, Replayed] = {}
         for day in days:
@@ -127,7 +133,7 @@ def history_rows(
                 strategy = player(data, configs[label], opener)
                 hard = modes[label] != "normal"
                 replays[day.answer] = play_outside(
-                    data, strategy, data.word_id(day.answer), max_turns, curve, hard
+                    data, strategy, data.word_id(day.answer), max_turns, curve, hard, memo
                 )
             if outside:
                 game = replays[day.answer]

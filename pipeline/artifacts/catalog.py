@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from pipeline.artifacts import (
     benchmark,
+    benchmark_history,
     commonness,
     croissant,
     datapackage,
@@ -52,6 +53,8 @@ SECOND_GUESSES = _edition(openers.SECOND_GUESSES_FILE)
 BENCHMARK_GAMES = _edition(benchmark.GAMES_FILE)
 BENCHMARK_SUMMARY = _edition(benchmark.SUMMARY_FILE)
 SCORE_MODEL = _edition(benchmark.SCORE_MODEL_FILE)
+BENCHMARK_HISTORY = _edition(benchmark_history.FILE)  # the strategies on the played days
+BENCHMARK_HISTORY_SUMMARY = _edition(benchmark_history.SUMMARY_FILE)
 OPTIMAL_OPENERS = _edition(optimal.OPENERS_FILE)
 OPTIMAL_TREES = _edition(optimal.TREES_FILE)
 CROISSANT = _edition(croissant.FILE)  # the edition's tables as Croissant
@@ -87,7 +90,8 @@ SEALED_ROOTS = (layout.RAW, layout.DERIVED, layout.WORK)
 # Each edition's artifacts of fixed name: one there without a seal is foreign.
 EDITION_FILES = (
     WORDS, ENTROPY, PATTERN_DISTRIBUTION, OPENERS, SECOND_GUESSES,
-    BENCHMARK_GAMES, BENCHMARK_SUMMARY, SCORE_MODEL, OPTIMAL_OPENERS, OPTIMAL_TREES, CROISSANT,
+    BENCHMARK_GAMES, BENCHMARK_SUMMARY, SCORE_MODEL, BENCHMARK_HISTORY,
+    BENCHMARK_HISTORY_SUMMARY, OPTIMAL_OPENERS, OPTIMAL_TREES, CROISSANT,
 )  # fmt: skip
 
 
@@ -153,6 +157,12 @@ REPORT_ITEMS = {
         "category": "Uncertainty map",
         "label": "1. Guesses left vs bits left (plot)",
     },
+    "history-benchmark": {
+        "kind": "plot",
+        "inputs": [BENCHMARK_HISTORY_SUMMARY],
+        "category": "Benchmark",
+        "label": "3. The days the NYT played, per year (plot)",
+    },
 }
 
 
@@ -183,6 +193,8 @@ def published(edition: str, matrices: Sequence[str]) -> list[str]:
         BENCHMARK_GAMES,
         BENCHMARK_SUMMARY,
         SCORE_MODEL,
+        BENCHMARK_HISTORY,
+        BENCHMARK_HISTORY_SUMMARY,
         OPTIMAL_OPENERS,
         OPTIMAL_TREES,
         *[report_item(name) for name in REPORT_ITEMS],

@@ -18,7 +18,15 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.artifacts import benchmark, commonness, entropy, openers, optimal, words
+from pipeline.artifacts import (
+    benchmark,
+    benchmark_history,
+    commonness,
+    entropy,
+    openers,
+    optimal,
+    words,
+)
 from pipeline.artifacts.layout import DERIVED
 from pipeline.artifacts.parquet import METADATA_PREFIX, field_descriptions
 from pipeline.artifacts.patterns import INDEX_FILE
@@ -87,6 +95,19 @@ TABLES = (
         "The uncertainty map: for each strategy and bin of remaining uncertainty, the "
         "guesses still needed.",
         benchmark.SCORE_MODEL_SCHEMA,
+    ),
+    Table(
+        benchmark_history.FILE,
+        "The solver benchmark on the days the NYT played (history.parquet): one row per "
+        "(strategy, opener, day), sorted as benchmark_games' pairs, then by date. A day whose "
+        "answer the list lacks is replayed with the fallback over the allowed words.",
+        benchmark_history.SCHEMA,
+    ),
+    Table(
+        benchmark_history.SUMMARY_FILE,
+        "benchmark_history per (strategy, opener, year), sorted so: mean guesses, failures "
+        "and the hardest days.",
+        benchmark_history.SUMMARY_SCHEMA,
     ),
     Table(
         optimal.OPENERS_FILE,

@@ -75,6 +75,18 @@ def get_unit_file(path, needs):
     return inputs
 
 
+def get_played_file(path, needs):
+    """An input function: `path` (and its seal) when some solver unit's strategy `needs`
+    it (the history benchmark replays every strategy)."""
+
+    def inputs(wildcards):
+        if not any(needs(unit["strategy"]) for unit in PLAY_UNITS.values()):
+            return []
+        return sealed(path.format(edition=wildcards.edition))
+
+    return inputs
+
+
 def get_optimum_openers(wildcards):
     """optimal_openers.parquet for the summary's gaps, when an optimal strategy is played
     (then the optimal search runs anyway); otherwise the gaps are left empty."""
