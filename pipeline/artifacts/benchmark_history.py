@@ -17,7 +17,7 @@ SUMMARY_FILE = "benchmark_history_summary.parquet"
 SCHEMA = pa.schema(
     [
         described("date", pa.date32(), "the day the answer was played (history.parquet)"),
-        described("puzzle", pa.int32(), "puzzle number: days since 2021-06-19"),
+        described("puzzle", pa.int32(), "puzzle number, as history.parquet numbers the days"),
         described("answer", pa.string(), "the day's answer"),
         described("strategy", pa.string(), "strategy label (benchmark_games.parquet)"),
         described(
