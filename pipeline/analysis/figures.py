@@ -245,6 +245,20 @@ def _label_first_guesses(axes: Axes, frame: pl.DataFrame) -> None:
     )
 
 
+def _line_style(strategy: str, number: int, colours: dict[str, str]) -> dict:
+    """A strategy's line: its colour and marker; a proven-optimal one thick, on top,
+    dashed in hard mode."""
+    optimal = strategy in OPTIMAL_STRATEGIES
+    return {
+        "color": colours[strategy],
+        "marker": MARKERS[number % len(MARKERS)],
+        "markersize": 6 if optimal else 4,
+        "linewidth": 2.5 if optimal else 1.2,
+        "linestyle": "--" if strategy == OPTIMAL_HARD else "-",
+        "zorder": 3 if optimal else 2,
+    }
+
+
 def score_model_figure(score_model: pl.DataFrame) -> Figure:
     """Mean guesses still needed against bits of uncertainty left, per strategy, and below
     it the turns behind each bin. A marker per bin; lines join neighbouring bins only."""
@@ -256,14 +270,7 @@ def score_model_figure(score_model: pl.DataFrame) -> Figure:
     for number, strategy in enumerate(strategies):
         part = frame.filter(pl.col("strategy") == strategy).sort("bits_low")
         optimal = strategy in OPTIMAL_STRATEGIES
-        style = {
-            "color": colours[strategy],
-            "marker": MARKERS[number % len(MARKERS)],
-            "markersize": 6 if optimal else 4,
-            "linewidth": 2.5 if optimal else 1.2,
-            "linestyle": "--" if strategy == OPTIMAL_HARD else "-",
-            "zorder": 3 if optimal else 2,
-        }
+        style = _line_style(strategy, number, colours)
         label = f"{strategy} (proven optimum)" if optimal else strategy
         for i, run in enumerate(adjacent_runs(part)):
             x = run["mean_bits"].to_numpy()
@@ -297,12 +304,7 @@ def history_benchmark_figure(summary: pl.DataFrame) -> Figure:
     for number, strategy in enumerate(strategies):
         part = frame.filter(pl.col("strategy") == strategy).sort("year")
         optimal = strategy in OPTIMAL_STRATEGIES
-        style = {
-            "color": colours[strategy],
-            "marker": MARKERS[number % len(MARKERS)],
-            "linewidth": 2.5 if optimal else 1.2,
-            "linestyle": "--" if strategy == OPTIMAL_HARD else "-",
-        }
+        style = _line_style(strategy, number, colours)
         label = f"{strategy} (proven optimal tree)" if optimal else strategy
         years = part["year"].to_numpy()
         top.plot(years, part["mean_guesses"].to_numpy(), label=label, **style)
