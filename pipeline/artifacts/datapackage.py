@@ -57,6 +57,7 @@ PROJECT_LICENSE = {
 REPOSITORY_TERMS = {
     "tabatkins/wordle-list": "MIT (github.com/tabatkins/wordle-list)",
     "alex1770/wordle": "MIT (github.com/alex1770/wordle)",
+    "Hamster45105/nyt-games-archive": "MIT (github.com/Hamster45105/nyt-games-archive)",
 }
 SOURCE_TERMS = {
     "frequency": (
