@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS
+from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_UNTIL
 from tests.workflow_helpers import COMMONNESS_FILE, EDITION, make_checkout, snakemake
 
 pytestmark = pytest.mark.slow
@@ -120,12 +120,15 @@ def assist(checkout: Path, *argv: str) -> subprocess.CompletedProcess:
 def test_the_assistant_plays_the_newest_edition_unless_told(built):
     newest = assist(built, "--top", "3")
     assert newest.returncode == 0, newest.stderr
-    assert newest.stdout.splitlines()[0] == f"edition: {OTHER}: a later answer list"
+    # Of the 5 days the fixture's archive keeps, OTHER's answers hold cigar (played twice).
+    first = f"edition: {OTHER}: a later answer list; covers 2 of 5 played answers"
+    assert newest.stdout.splitlines()[0] == first
     assert "(8 words, equally likely)" in newest.stdout
     older = assist(built, "--edition", EDITION, "--json")
     assert older.returncode == 0, older.stderr
     document = json.loads(older.stdout)
     assert document["edition"] == EDITION and document["pool"] == len(FIXTURE_ANSWERS)
+    assert document["played_answers"] == {"covered": 5, "played": 5, "until": FIXTURE_UNTIL}
     unknown = assist(built, "--edition", "nope")
     assert unknown.returncode == 2
     assert unknown.stderr.strip() == (
