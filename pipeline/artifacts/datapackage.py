@@ -90,6 +90,8 @@ def _field(field: pa.Field, description: str) -> dict[str, Any]:
         type_ = "number"
     elif pa.types.is_boolean(kind):
         type_ = "boolean"
+    elif pa.types.is_date(kind):
+        type_ = "date"
     elif pa.types.is_list(kind):
         type_ = LIST_TYPE
     else:
