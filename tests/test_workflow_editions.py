@@ -16,6 +16,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from pipeline.artifacts.history import editions_of, read_history
 from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_UNTIL
 from tests.workflow_helpers import COMMONNESS_FILE, EDITION, make_checkout, snakemake
 
@@ -72,13 +73,16 @@ def test_each_edition_has_its_folder_and_shares_the_allowed_list(built):
         assert words["word"].to_list() == sorted(FIXTURE_ALLOWED)
         assert words.filter(pl.col("is_answer"))["word"].to_list() == sorted(answers)
         assert (derived / edition / "optimal_openers.parquet").is_file()
-    assert sorted(path.name for path in (derived / "shared").iterdir()) == ["allowed"]
+    shared = sorted(path.name for path in (derived / "shared").iterdir())
+    assert shared == ["allowed", "history.parquet", "history.parquet.seal.json"]
+    history = read_history(derived / "shared" / "history.parquet")
+    assert editions_of(history) == [EDITION, OTHER]  # one column per enabled edition
     assert (built / COMMONNESS_FILE).is_file()
     for rule in ("build_commonness", "compute_square_entropy", "rank_prior_openers"):
         logs = sorted(path.name for path in (built / "logs" / rule).iterdir())
         assert logs == ["allowed.log"], rule  # one job for both editions
     fetched = sorted(path.stem for path in (built / "logs" / "fetch_source").iterdir())
-    assert fetched == ["allowed", "answers", "answers_later", "frequency"]
+    assert fetched == ["allowed", "answers", "answers_later", "frequency", "history"]
     descriptor = json.loads((derived / "datapackage.json").read_text())
     editions = descriptor["wordle_pipeline"]["editions"]
     assert [entry["name"] for entry in editions] == [EDITION, OTHER]
@@ -106,6 +110,7 @@ def test_editing_one_answer_list_reruns_only_its_edition(built, tmp_path):
     assert planned, "the edited list reruns its edition"
     shared = {"data/raw/answers_later.txt", "data/derived/datapackage.json"}
     shared |= {"data/derived/tables/editions.html", "data/work/report/headline.rst"}
+    shared |= {"data/derived/shared/history.parquet"}  # its in_<edition> columns
     others = [p for p in planned if f"/{OTHER}/" not in p and p not in shared]
     assert others == []
     assert any(p.startswith(f"data/derived/{OTHER}/words.parquet") for p in planned)
