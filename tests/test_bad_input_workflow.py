@@ -315,7 +315,8 @@ def test_head_in_a_shell_pipeline(built):
         text=True,
         check=False,
     )
-    assert result.stdout == "edition: tiny: the tiny test fixture\n"
+    # history.until keeps 5 days of the fixture's archive, all answers of the edition
+    assert result.stdout == "edition: tiny: the tiny test fixture; covers 5 of 5 played answers\n"
     assert result.stderr == ""
 
 

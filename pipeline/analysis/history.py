@@ -156,3 +156,43 @@ def history_table(
     for edition, words in answers.items():
         columns[f"in_{edition}"] = pa.array([word in words for word in history.words])
     return pa.table(columns)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How much of the game as played an edition's answer list holds: of `days` played
+    (to `last`), the `missed` days whose answer it lacks, and those answers (each once,
+    in the order first played)."""
+
+    days: int
+    last: dt.date
+    missed: int
+    words: tuple[str, ...]
+
+    @property
+    def covered(self) -> int:
+        return self.days - self.missed
+
+    def summary(self, named: int | None = None) -> str:
+        """ "none of 1,934 played" or "4 of 1,934 played: loris, kefir, spitz, capon"
+        (at most `named` words named, then how many more)."""
+        if not self.missed:
+            return f"none of {self.days:,} played"
+        shown = self.words if named is None else self.words[:named]
+        more = len(self.words) - len(shown)
+        tail = f" and {more:,} more" if more else ""
+        kinds = f" ({len(self.words):,} words)" if len(self.words) != self.missed else ""
+        return f"{self.missed:,} of {self.days:,} played{kinds}: {', '.join(shown)}{tail}"
+
+
+def coverage(table: pa.Table, edition: str) -> Coverage | None:
+    """The coverage of `edition` in a history.parquet table, or None when it has no
+    column for it (the edition was not enabled when the table was built)."""
+    column = f"in_{edition}"
+    if column not in table.column_names or table.num_rows == 0:
+        return None
+    answers = table["answer"].to_pylist()
+    held = table[column].to_pylist()
+    missed = [word for word, inside in zip(answers, held, strict=True) if not inside]
+    last = table["date"][-1].as_py()
+    return Coverage(len(answers), last, len(missed), tuple(dict.fromkeys(missed)))

@@ -23,6 +23,7 @@ from pipeline.artifacts import (
     benchmark_history,
     commonness,
     entropy,
+    history,
     openers,
     optimal,
     words,
@@ -54,6 +55,13 @@ TABLES = (
         commonness.FILE,
         "How common each word is: one row per allowed guess, in `word_id` order.",
         commonness.SCHEMA,
+    ),
+    Table(
+        history.FILE,
+        "Every NYT answer by the day it was played, one row per day in date order up to "
+        "`history.until`, shared by the editions (`shared/history.parquet`). It has one "
+        "`in_<edition>` column per edition enabled when it was built.",
+        history.schema_of(["<edition>"]),
     ),
     Table(
         entropy.ENTROPY_FILE,
@@ -197,7 +205,8 @@ def render() -> str:
         f"<!-- Generated from pipeline/artifacts/*.py by `{COMMAND}`; do not edit. -->",
         "",
         f"Each edition's artifacts are written to `{DERIVED}/<edition>/`, except the "
-        f"commonness, kept once per allowed list in `{DERIVED}/shared/<list>/`. The column "
+        f"commonness, kept once per allowed list in `{DERIVED}/shared/<list>/`, and the "
+        f"answers as played, `{DERIVED}/shared/history.parquet`. The column "
         "descriptions below are the ones each Parquet file carries in its field metadata and "
         "`datapackage.json` lists. "
         "How the values are computed is in [artifacts.md](artifacts.md).",

@@ -22,18 +22,17 @@ EDITION_PREFIX = "in_"
 SCHEMA = pa.schema(
     [
         described("date", pa.date32(), "the day the answer was played (the NYT's date)"),
-        described("puzzle", pa.int32(), "puzzle number: days since 2021-06-19, puzzle 0"),
+        described(
+            "puzzle",
+            pa.int32(),
+            "puzzle number: days since 19 June 2021, puzzle 0 (the NYT numbering)",
+        ),
         described("answer", pa.string(), "the day's answer"),
         described("repeat", pa.bool_(), "whether the answer was played on an earlier day"),
         described("first_played", pa.date32(), "the first day this answer was played"),
     ]
 )
 EDITION_DESCRIPTION = "whether the answer is in the answer list of edition {edition}"
-EDITION_COLUMN = described(
-    f"{EDITION_PREFIX}<edition>",
-    pa.bool_(),
-    EDITION_DESCRIPTION.format(edition="<edition>") + " (one column per enabled edition)",
-)
 
 
 def schema_of(editions: list[str]) -> pa.Schema:

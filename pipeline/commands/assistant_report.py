@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from pipeline.analysis.fallback import FALLBACK_ALLOWED
+from pipeline.analysis.history import Coverage
 from pipeline.commands.assistant_data import OPTIMAL_TREES_FILE
 from pipeline.commands.assistant_game import MAX_GUESSES, Advisor, State, Turn
 from pipeline.commands.assistant_values import Choice
@@ -73,11 +74,22 @@ class Summary:
 
 
 @dataclass(frozen=True)
+class PlayedCoverage:
+    """Of the answers played to `until` (history.parquet), how many the edition's answer
+    list holds."""
+
+    covered: int
+    played: int
+    until: str
+
+
+@dataclass(frozen=True)
 class Report:
     version: str
     data: str  # the artifacts folder
     edition: str  # the word-list edition's name ("" when unnamed)
     edition_title: str
+    played_answers: PlayedCoverage | None  # None without history.parquet
     mode: str  # answers or prior
     hard: bool
     optimal_trees: bool  # optimal trees are stored for this mode, and their file is there
@@ -209,6 +221,7 @@ def build(
         data=str(advisor.data.folder),
         edition=advisor.data.edition.name if advisor.data.edition else "",
         edition_title=advisor.data.edition.title if advisor.data.edition else "",
+        played_answers=_played(advisor.data.played_coverage()),
         mode="prior" if advisor.prior else "answers",
         hard=advisor.hard,
         optimal_trees=trees,
@@ -226,6 +239,12 @@ def build(
         notes=_notes(advisor, stored, trees, final),
         missing_files=list(data.missing),
     )
+
+
+def _played(coverage: Coverage | None) -> PlayedCoverage | None:
+    if coverage is None:
+        return None
+    return PlayedCoverage(coverage.covered, coverage.days, coverage.last.isoformat())
 
 
 # --- JSON ---------------------------------------------------------------------------------

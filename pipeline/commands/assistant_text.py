@@ -12,7 +12,9 @@ from pipeline.commands.assistant_values import ESTIMATE, PROVEN
 
 def edition_line(report: Report) -> str:
     title = f": {report.edition_title}" if report.edition_title else ""
-    return f"edition: {report.edition}{title}"
+    played = report.played_answers
+    covers = f"; covers {played.covered:,} of {played.played:,} played answers" if played else ""
+    return f"edition: {report.edition}{title}{covers}"
 
 
 def header(report: Report) -> str:
