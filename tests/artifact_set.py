@@ -68,6 +68,7 @@ from pipeline.stages.index_pattern_chunks import index_pattern_chunks
 from pipeline.stages.merge_bounds import merge_bounds
 from pipeline.stages.merge_optimal import merge_optimal
 from pipeline.stages.merge_second_guesses import merge_second_guesses
+from pipeline.stages.play_history import play_history
 from pipeline.stages.play_strategy import play_strategy
 from pipeline.stages.rank_opener_part import rank_opener_part
 from pipeline.stages.rank_openers import rank_openers
@@ -380,6 +381,9 @@ class ArtifactSet:
         edition = catalog.published(EDITION, relative)
         history = self.root / catalog.HISTORY
         shared = [self.commonness, *([history] if history.is_file() else [])]
+        if not history.is_file():  # without dated answers, no history benchmark either
+            played = {"benchmark_history", "benchmark_history_summary", "history-benchmark"}
+            edition = [path for path in edition if Path(path).stem not in played]
         return [*shared, *[self.root / path for path in edition]]
 
     def matrix_files(self, name: str) -> list[str]:
@@ -490,9 +494,13 @@ def build_artifact_set(
     if last < steps.index("benchmark"):
         return result
     play_benchmark_units(result, words, matrices["patterns"])
+    if (root / catalog.HISTORY).is_file():
+        play_history_benchmark(result, words, matrices["patterns"])
     if last < steps.index("report"):
         return result
     for name, item in catalog.REPORT_ITEMS.items():
+        if not all((root / report_input(path)).is_file() for path in item["inputs"]):
+            continue  # the history plot, without dated answers
         draw_report_item(
             artifacts=[root / report_input(path) for path in item["inputs"]],
             item=root / catalog.report_item(name, EDITION),
@@ -556,6 +564,25 @@ def play_benchmark_units(result: ArtifactSet, words: Path, patterns: list[Path])
         strategies=settings.strategies,
         optimal_openers=result.optimal_openers if result.plays_optimal else None,
     )
+
+
+def play_history_benchmark(result: ArtifactSet, words: Path, patterns: list[Path]) -> None:
+    """The strategies on the played days (as the workflow's play_history job)."""
+    settings = result.settings
+    strategies = settings.strategies
+    rankings = any(needs_rankings(s) for s in strategies)
+    seconds = any(needs_second_guesses(s) for s in strategies)
+    play_history(
+        history=result.root / catalog.HISTORY, words=words, commonness=result.commonness,
+        patterns=patterns, games=result.games, score_model=result.score_model,
+        benchmark_history=result.root / catalog.BENCHMARK_HISTORY.format(edition=EDITION),
+        summary=result.root / catalog.BENCHMARK_HISTORY_SUMMARY.format(edition=EDITION),
+        strategies=strategies, max_turns=settings.max_turns,
+        openers=result.openers if rankings else None,
+        second_guesses=result.second_guesses if seconds else None,
+        optimal_openers=result.optimal_openers if result.plays_optimal else None,
+        optimal_trees=result.optimal_trees if result.plays_optimal else None,
+    )  # fmt: skip
 
 
 def ranking_inputs(result: ArtifactSet, strategy: dict[str, Any]) -> dict[str, Path]:
