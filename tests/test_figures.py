@@ -376,3 +376,4 @@ def test_history_plot_draws_each_strategy_per_year() -> None:
     assert means == {"greedy_entropy": [3.6, 3.7], "optimal (proven optimal tree)": [3.4, 3.5]}
     assert sorted(line.get_ydata().tolist() for line in bottom.lines) == [[0, 2], [1, 0]]
     assert all(line.get_xdata().tolist() == [2024, 2025] for line in top.lines)
+    assert bottom.get_xlim() == (2023.5, 2025.5)

@@ -313,7 +313,9 @@ def history_benchmark_figure(summary: pl.DataFrame) -> Figure:
     top.set_title("The days the NYT played: mean guesses per year, per strategy")
     bottom.set_ylabel("days not solved\nwithin six (count)")
     bottom.set_xlabel("year")
-    bottom.xaxis.get_major_locator().set_params(integer=True)
+    years = sorted(frame["year"].unique().to_list())
+    bottom.set_xticks(years, [str(year) for year in years])
+    bottom.set_xlim(years[0] - 0.5, years[-1] + 0.5)  # one year is a column, not a century
     for axes in (top, bottom):
         axes.grid(alpha=0.3)
     figure.legend(loc="outside right upper", fontsize="small", title="strategy")
