@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from pipeline.artifacts.catalog import FREQUENCY
+from pipeline.artifacts.catalog import FREQUENCY, HISTORY_SOURCE
 
 LISTS = ("allowed", "answers")  # the word lists an edition names
 
@@ -41,6 +41,13 @@ def merge_editions(config: dict[str, Any], schema_path: str | Path) -> None:
         else:
             merged[name] = json.loads(json.dumps(entry))
     config["editions"] = merged
+
+
+def list_sources(entry: Mapping[str, Any], kind: str) -> list[str]:
+    """The sources of an edition's list `kind`: its answers may be one name or a list of
+    names whose union is the list (`answers: [answers_nyt2023, history]`)."""
+    names = entry[kind]
+    return [names] if isinstance(names, str) else list(names)
 
 
 def enabled_editions(config: Mapping[str, Any]) -> list[str]:
@@ -98,22 +105,34 @@ def edition_problem(config: Mapping[str, Any]) -> str | None:
         return "config: editions: no edition is enabled; set enabled: true on one"
     for name in enabled_editions(config):
         for kind in LISTS:
-            key, source = f"editions.{name}.{kind}", editions[name][kind]
-            if source not in sources or source == FREQUENCY:
-                known = ", ".join(s for s in sources if s != FREQUENCY)
-                return f"config: {key}: {source!r} is not a word list of sources (known: {known})"
-            spec = sources[source]
-            if spec["kind"] != "local":
-                continue
-            path = Path(spec["path"])
-            if not path.is_file():
-                return f"config: sources.{source}.path: {spec['path']} is not a file"
-            if not path.read_bytes().strip():
-                return f"config: sources.{source}.path: {spec['path']} holds no words"
+            for source in list_sources(editions[name], kind):
+                if problem := _list_problem(f"editions.{name}.{kind}", source, sources):
+                    return problem
+    return None
+
+
+def _list_problem(key: str, source: str, sources: Mapping[str, Any]) -> str | None:
+    """The one line naming what is wrong with one list source of an edition, or None.
+    The dated answers (HISTORY_SOURCE) may be an answer list, never an allowed list."""
+    if key.endswith(".allowed") and source == HISTORY_SOURCE:
+        return f"config: {key}: {source!r} holds dated answers; it cannot be an allowed list"
+    if source not in sources or source == FREQUENCY:
+        known = ", ".join(s for s in sources if s != FREQUENCY)
+        return f"config: {key}: {source!r} is not a word list of sources (known: {known})"
+    spec = sources[source]
+    if spec["kind"] != "local":
+        return None
+    path = Path(spec["path"])
+    if not path.is_file():
+        return f"config: sources.{source}.path: {spec['path']} is not a file"
+    if not path.read_bytes().strip():
+        return f"config: sources.{source}.path: {spec['path']} holds no words"
     return None
 
 
 def edition_sources(config: Mapping[str, Any]) -> list[str]:
-    """The sources the enabled editions read, and the frequency counts, each once."""
-    names = [config["editions"][e][kind] for e in enabled_editions(config) for kind in LISTS]
-    return list(dict.fromkeys([*names, FREQUENCY]))
+    """The sources the enabled editions read, the frequency counts and the dated answers
+    (history.parquet is built for every run), each once."""
+    editions = [config["editions"][e] for e in enabled_editions(config)]
+    names = [name for entry in editions for kind in LISTS for name in list_sources(entry, kind)]
+    return list(dict.fromkeys([*names, FREQUENCY, HISTORY_SOURCE]))

@@ -58,6 +58,7 @@ from pipeline.core.files import sha256_bytes
 from pipeline.stages.bound_openers import bound_openers
 from pipeline.stages.build_commonness import build_commonness
 from pipeline.stages.build_datapackage import build_datapackage
+from pipeline.stages.build_history import build_history
 from pipeline.stages.build_word_index import build_word_index
 from pipeline.stages.compute_entropy import compute_entropy
 from pipeline.stages.compute_pattern_chunk import compute_pattern_chunk
@@ -67,6 +68,7 @@ from pipeline.stages.index_pattern_chunks import index_pattern_chunks
 from pipeline.stages.merge_bounds import merge_bounds
 from pipeline.stages.merge_optimal import merge_optimal
 from pipeline.stages.merge_second_guesses import merge_second_guesses
+from pipeline.stages.play_history import play_history
 from pipeline.stages.play_strategy import play_strategy
 from pipeline.stages.rank_opener_part import rank_opener_part
 from pipeline.stages.rank_openers import rank_openers
@@ -74,7 +76,14 @@ from pipeline.stages.rank_prior_openers import rank_prior_openers
 from pipeline.stages.screen_openers import screen_openers
 from pipeline.stages.solve_optimal import solve_optimal
 from pipeline.stages.summarize_benchmarks import summarize_benchmarks
-from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_COUNTS, REPO
+from tests.conftest import (
+    FIXTURE_ALLOWED,
+    FIXTURE_ANSWERS,
+    FIXTURE_COUNTS,
+    REPO,
+    history_days,
+    history_json,
+)
 
 SCHEMA = REPO / "workflow" / "schemas" / "config.schema.yaml"
 # The edition the sets are built as (the workflow's fixture edition, tests/workflow_helpers).
@@ -142,11 +151,13 @@ def kaggle_csv(counts: Mapping[str, int]) -> str:
 def fixture_sources(
     allowed: Sequence[str], answers: Sequence[str], counts: Mapping[str, int]
 ) -> dict[str, bytes]:
-    """The raw bytes of each source for word lists and counts."""
+    """The raw bytes of each source for word lists and counts, and dated answers whose
+    days up to their until add nothing to the answers (tests.conftest.history_days)."""
     return {
         "allowed": "\n".join(allowed).encode(),  # no final newline, like the real list
         "answers": ("\n".join(answers) + "\n").encode(),
         "frequency": kaggle_csv(counts).encode(),
+        "history": history_json(history_days(list(allowed), list(answers))[0]).encode(),
     }
 
 
@@ -368,7 +379,12 @@ class ArtifactSet:
         stored = [self.root / path for name in matrices for path in self.matrix_files(name)]
         relative = [path.relative_to(self.root).as_posix() for path in stored]
         edition = catalog.published(EDITION, relative)
-        return [self.commonness, *[self.root / path for path in edition]]
+        history = self.root / catalog.HISTORY
+        shared = [self.commonness, *([history] if history.is_file() else [])]
+        if not history.is_file():  # without dated answers, no history benchmark either
+            played = {"benchmark_history", "benchmark_history_summary", "history-benchmark"}
+            edition = [path for path in edition if Path(path).stem not in played]
+        return [*shared, *[self.root / path for path in edition]]
 
     def matrix_files(self, name: str) -> list[str]:
         """The stored matrix's files as the workflow names them (relative to root)."""
@@ -406,7 +422,15 @@ def build_artifact_set(
     derived = root / layout.DERIVED / EDITION
     derived.mkdir(parents=True, exist_ok=True)
     words = derived / words_artifact.FILE
-    build_word_index(allowed=raw["allowed"], answers=raw["answers"], words=words)
+    # The edition's answers are the union of the answer list and the days played (as the
+    # workflow tests' edition), when the sources hold dated answers.
+    until = history_days(list(allowed), list(answers))[1] if "history" in raw else ""
+    answer_lists = [raw["answers"], raw["history"]] if until else [raw["answers"]]
+    build_word_index(allowed=raw["allowed"], answers=answer_lists, words=words, until=until)
+    if until:
+        history = root / catalog.HISTORY
+        build_history(source=raw["history"], words=[words], history=history, editions=[EDITION],
+                      until=until)  # fmt: skip
     index = words_artifact.read_word_index(words)
     result = ArtifactSet(root, settings, index.words)
     build_commonness(
@@ -470,9 +494,13 @@ def build_artifact_set(
     if last < steps.index("benchmark"):
         return result
     play_benchmark_units(result, words, matrices["patterns"])
+    if (root / catalog.HISTORY).is_file():
+        play_history_benchmark(result, words, matrices["patterns"])
     if last < steps.index("report"):
         return result
     for name, item in catalog.REPORT_ITEMS.items():
+        if not all((root / report_input(path)).is_file() for path in item["inputs"]):
+            continue  # the history plot, without dated answers
         draw_report_item(
             artifacts=[root / report_input(path) for path in item["inputs"]],
             item=root / catalog.report_item(name, EDITION),
@@ -489,9 +517,10 @@ def build_artifact_set(
                 "enabled": True,
                 "title": EDITION_TITLE,
                 "allowed": WORDLIST,
-                "answers": "answers",
+                "answers": ["answers", "history"] if until else "answers",
             }
         },
+        "history": {"until": until},
     }
     build_datapackage(
         artifacts=result.published(),
@@ -535,6 +564,25 @@ def play_benchmark_units(result: ArtifactSet, words: Path, patterns: list[Path])
         strategies=settings.strategies,
         optimal_openers=result.optimal_openers if result.plays_optimal else None,
     )
+
+
+def play_history_benchmark(result: ArtifactSet, words: Path, patterns: list[Path]) -> None:
+    """The strategies on the played days (as the workflow's play_history job)."""
+    settings = result.settings
+    strategies = settings.strategies
+    rankings = any(needs_rankings(s) for s in strategies)
+    seconds = any(needs_second_guesses(s) for s in strategies)
+    play_history(
+        history=result.root / catalog.HISTORY, words=words, commonness=result.commonness,
+        patterns=patterns, games=result.games, score_model=result.score_model,
+        benchmark_history=result.root / catalog.BENCHMARK_HISTORY.format(edition=EDITION),
+        summary=result.root / catalog.BENCHMARK_HISTORY_SUMMARY.format(edition=EDITION),
+        strategies=strategies, max_turns=settings.max_turns,
+        openers=result.openers if rankings else None,
+        second_guesses=result.second_guesses if seconds else None,
+        optimal_openers=result.optimal_openers if result.plays_optimal else None,
+        optimal_trees=result.optimal_trees if result.plays_optimal else None,
+    )  # fmt: skip
 
 
 def ranking_inputs(result: ArtifactSet, strategy: dict[str, Any]) -> dict[str, Path]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import os
 import shutil
 import ssl
@@ -11,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pipeline.analysis.history import FIRST_DAY
 from tests.servers import (
     Behaviour,
     PlainListener,
@@ -161,6 +164,25 @@ FIXTURE_COUNTS = {
 }
 
 
+def history_days(allowed: list[str], answers: list[str]) -> tuple[list[str], str]:
+    """The dated answers of a fixture (one a day from puzzle 0) and the history.until that
+    cuts the last: four answers, the first again (a repeat), then an allowed word that is
+    no answer, a day not played yet. The union of `answers` and the days played up to
+    until is therefore `answers`, and an until that cut nothing would add a word."""
+    others = [word for word in allowed if word not in set(answers)]
+    played = [*answers[:4], answers[0]]
+    return [*played, *others[:1]], str(FIRST_DAY + dt.timedelta(days=len(played) - 1))
+
+
+def history_json(words: list[str]) -> str:
+    """The archive's layout: {"YYYY-MM-DD": "word"}, one day each from puzzle 0."""
+    days = {str(FIRST_DAY + dt.timedelta(days=i)): word for i, word in enumerate(words)}
+    return json.dumps(days, indent=4)
+
+
+FIXTURE_HISTORY, FIXTURE_UNTIL = history_days(FIXTURE_ALLOWED, FIXTURE_ANSWERS)
+
+
 def write_fixture_mirror(folder: Path) -> Path:
     """Write the tiny fixture in the mirror layout (no trailing newline, like the real list)."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -170,6 +192,8 @@ def write_fixture_mirror(folder: Path) -> Path:
     (folder / "unigram_freq.csv").write_text(
         "word,count\n" + "".join(f"{word},{count}\n" for word, count in rows)
     )
+    (folder / "history").mkdir(exist_ok=True)
+    (folder / "history" / "wordle_solutions.json").write_text(history_json(FIXTURE_HISTORY))
     return folder
 
 

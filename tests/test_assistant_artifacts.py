@@ -12,14 +12,16 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from pipeline.analysis.history import history_table, parse_history
 from pipeline.artifacts import optimal
+from pipeline.artifacts.history import write_history
 from pipeline.commands.assistant import main
 from pipeline.commands.assistant_data import load
 from pipeline.commands.assistant_game import Advisor
 from pipeline.stages.build_word_index import build_word_index
 from tests.artifact_set import write_raw_inputs
-from tests.assistant_fixture import ANSWERS
-from tests.conftest import REPO
+from tests.assistant_fixture import ALLOWED, ANSWERS
+from tests.conftest import REPO, history_json
 from tests.naive import feedback
 from tests.naive_advice import colours_of
 
@@ -141,7 +143,7 @@ def test_stale_artifacts_are_refused(folders, tmp_path, capsys):
         },
     )
     build_word_index(
-        allowed=raw["allowed"], answers=raw["answers"], words=derived / "words.parquet"
+        allowed=raw["allowed"], answers=[raw["answers"]], words=derived / "words.parquet", until=""
     )
     code, _, err = run(capsys, "--data", str(derived))
     assert code == 1
@@ -194,3 +196,21 @@ def test_real_tarse_bybbg_candidates_and_best(real):
     table = advisor.table(states[1])
     best = table.choices[table.order[0]].expected
     assert all(c.expected is None or c.expected >= best for c in table.choices.values())
+
+
+def test_first_line_says_how_many_played_answers_the_edition_covers(folders, tmp_path, capsys):
+    """With shared/history.parquet beside the edition's folder the first line counts the
+    played days whose answer the edition's list holds; without it nothing is said."""
+    root = tmp_path / "derived"
+    shutil.copytree(folders[1], root / "tiny")
+    days = parse_history(history_json([*ANSWERS[:3], "nanny"]).encode(), "h.json")
+    table = history_table(days, frozenset(ALLOWED), {"tiny": frozenset(ANSWERS)})
+    write_history(table, root / "shared" / "history.parquet", inputs={}, until="")
+    status, out, _ = run(capsys, "--data", str(root), "--top", "1")
+    assert status == 0
+    assert out.splitlines()[0] == "edition: tiny; covers 3 of 4 played answers"
+    status, out, _ = run(capsys, "--data", str(root), "--json", "--top", "1")
+    assert json.loads(out)["played_answers"] == {"covered": 3, "played": 4, "until": "2021-06-22"}
+    (root / "shared" / "history.parquet").unlink()
+    status, out, _ = run(capsys, "--data", str(root), "--top", "1")
+    assert status == 0 and out.splitlines()[0] == "edition: tiny"

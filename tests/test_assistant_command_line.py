@@ -45,7 +45,11 @@ def test_every_colour_spelling_means_the_same(plain, capsys, colours):
         (["tarse", "GGGGG", "slate", "BBBBB"], 2, "guess 2 'slate' comes after the game was"),
         (["--top", "0"], 2, "argument --top: expected a positive whole number, got '0'"),
         (["--mode", "hard"], 2, "argument --mode: invalid choice: 'hard'"),
-        (["tarse", "GGGGB"], 1, "no answer is consistent with tarse GGGGB: check the colours"),
+        (
+            ["tarse", "GGGGB"],
+            1,
+            "no allowed word is consistent with tarse GGGGB: check the colours",
+        ),
         (
             ["--mode", "prior", "nanny", "BBBBB", "slate", "GGGGG"],
             1,

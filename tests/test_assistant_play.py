@@ -71,6 +71,22 @@ def test_a_game_in_a_terminal_with_tiles(data):
         assert f"  {word}  " in rest
 
 
+def test_an_answer_outside_the_list_is_played_on(data):
+    """nanny is allowed but no answer: once the replies rule out every answer the session
+    says so in one note, plays on over the allowed words, and the game is won."""
+    child = spawn(data, no_color=True)
+    child.expect("guess 1> ")
+    child.sendline(f"tarse {colours('tarse', 'nanny')}")
+    child.expect("guess 2> ")
+    assert "note: no word" not in child.before
+    child.sendline(f"mamma {colours('mamma', 'nanny')}")
+    child.expect("guess 3> ")
+    assert "note: no word of this edition's answer list fits these replies" in child.before
+    assert "no exact E in the fallback" in child.before and "nanny" in child.before
+    child.sendline("nanny ggggg")
+    assert "solved in 3 guesses" in finish(child)
+
+
 def test_no_color_gives_plain_tiles(data):
     child = spawn(data, no_color=True)
     child.expect("guess 1> ")
@@ -93,8 +109,8 @@ def test_errors_undo_and_six_guesses(data):
     child.sendline("tarse BYXBG")
     child.expect("is not a colour")
     child.expect("guess 1> ")
-    child.sendline("nanny GGGGG")
-    child.expect("no answer is consistent")
+    child.sendline("tarse GGGGB")
+    child.expect("no allowed word is consistent")
     child.expect("guess 1> ")
     child.sendline(f"abbey {colours('abbey', 'teeth')}")
     child.expect("guess 2> ")

@@ -262,7 +262,7 @@ ASSIST_CASES = {
     "budget not a number": (["--budget", "nan"], 2, "error: argument --budget: expected a"),
     "unknown mode": (["--mode", "hard"], 2, "error: argument --mode: invalid choice: 'hard'"),
     "unknown option": (["--frobnicate"], 2, "error: unrecognized arguments: --frobnicate"),
-    "no consistent answer": (["cigar", "BBBBB"], 1, "no answer is consistent with cigar BBBBB"),
+    "no consistent word": (["cigar", "GGGGB"], 1, "no allowed word is consistent with cigar GGGGB"),
     "no data folder": (["--data", "nowhere"], 1, "nowhere: no such folder of artifacts"),
 }
 
@@ -319,7 +319,8 @@ def test_head_in_a_shell_pipeline(built):
         text=True,
         check=False,
     )
-    assert result.stdout == "edition: tiny: the tiny test fixture\n"
+    # history.until keeps 5 days of the fixture's archive, all answers of the edition
+    assert result.stdout == "edition: tiny: the tiny test fixture; covers 5 of 5 played answers\n"
     assert result.stderr == ""
 
 

@@ -362,3 +362,18 @@ def test_top_openers_are_the_first_twenty_of_mode_answers_with_their_play() -> N
     assert table["solved by guess 2 (%)"][0] == pytest.approx(2.64)
     page = report_tables.top_openers_html(openers, summary)
     assert page.count("<tr>") == 1 + 20  # the column names, then one row per opener
+
+
+def test_history_plot_draws_each_strategy_per_year() -> None:
+    summary = pl.DataFrame({
+        "strategy": ["greedy_entropy", "greedy_entropy", "optimal", "optimal", "opener_benchmark"],
+        "year": [2024, 2025, 2024, 2025, 2024],
+        "mean_guesses": [3.6, 3.7, 3.4, 3.5, 3.9],
+        "failures": [1, 0, 0, 2, 5],
+    })  # fmt: skip
+    top, bottom = figures.history_benchmark_figure(summary).axes[:2]
+    means = {line.get_label(): line.get_ydata().tolist() for line in top.lines}
+    assert means == {"greedy_entropy": [3.6, 3.7], "optimal (proven optimal tree)": [3.4, 3.5]}
+    assert sorted(line.get_ydata().tolist() for line in bottom.lines) == [[0, 2], [1, 0]]
+    assert all(line.get_xdata().tolist() == [2024, 2025] for line in top.lines)
+    assert bottom.get_xlim() == (2023.5, 2025.5)

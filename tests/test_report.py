@@ -16,6 +16,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from tests.conftest import FIXTURE_HISTORY, FIXTURE_UNTIL
 from tests.report_browser import CHROMIUM, check_report, probe_table, report_data
 from tests.workflow_helpers import EDITION, clone_checkout, snakemake
 
@@ -155,6 +156,8 @@ def test_landing_page_leads_with_the_artifacts_headline_numbers(rendered) -> Non
         f"{heuristic['opener']}), {heuristic['mean_guesses']:.4f}, "
         f"{heuristic['gap_to_proven_optimum_mean']:.4f} above the proven optimum"
     ) in text
+    played = len(FIXTURE_HISTORY) - 1  # history.until cuts the last day
+    assert f"Answers as played to {FIXTURE_UNTIL}: the answer list misses none of {played}" in text
 
 
 def test_proven_openers_table_shows_every_proven_value(rendered) -> None:

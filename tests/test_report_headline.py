@@ -4,10 +4,15 @@ says so, the hard-mode openers with no winning tree, the best heuristic and its 
 
 from __future__ import annotations
 
+import datetime as dt
+
 import polars as pl
+import pyarrow as pa
 from docutils.core import publish_parts
 
+from pipeline.analysis.edition_tables import EditionFrames
 from pipeline.analysis.headline import best_heuristic, edition_headline, headline_rst
+from pipeline.analysis.history import coverage
 from pipeline.analysis.report_tables import (
     no_win_openers,
     proven_openers_html,
@@ -112,3 +117,33 @@ def test_proven_openers_table_lists_proven_values_best_first_per_mode() -> None:
     page = proven_openers_html(OPTIMAL)
     assert page.count('<tr class="optimum">') == 2  # the best of each mode
     assert "within six guesses in hard mode (2): crane, fuzzy." in page
+
+
+def test_the_played_answers_an_edition_misses_are_counted_and_named() -> None:
+    """Coverage from a history.parquet-like table: days, not words, are counted (a
+    repeated missing answer counts twice and is named once); the editions table names
+    every one, the landing page the first NAMED_MISSES."""
+    days = [dt.date(2021, 6, 19) + dt.timedelta(days=i) for i in range(16)]
+    answers = ["cigar", "loris", "loris", *[f"w{i:02d}" for i in range(13)]]
+    table = pa.table(
+        {
+            "date": pa.array(days, pa.date32()),
+            "answer": answers,
+            "in_a": [word == "cigar" for word in answers],
+            "in_b": [True] * 16,
+        }
+    )
+    missed = coverage(table, "a")
+    assert missed is not None and (missed.days, missed.missed, missed.covered) == (16, 15, 1)
+    assert missed.words == ("loris", *[f"w{i:02d}" for i in range(13)])
+    full = coverage(table, "b")
+    assert full is not None and full.summary() == "none of 16 played"
+    assert coverage(table, "c") is None
+    headline = edition_headline("a", "t", 8, OPTIMAL, SUMMARY, missed)
+    text = headline_rst([headline])
+    assert (
+        "Answers as played to 2021-07-04: the answer list misses 15 of 16 played (14 words): "
+        "loris, w00, w01, w02, w03, w04, w05, w06, w07, w08, w09, w10 and 2 more." in text
+    )
+    frames = EditionFrames("t", pl.DataFrame(), pl.DataFrame(), pl.DataFrame(), missed)
+    assert frames.coverage.summary().endswith("w11, w12")

@@ -316,7 +316,7 @@ def test_optimum_gap_is_left_empty_for_another_answer_list(built, tmp_path):
     )
     other = tmp_path / "other" / "words.parquet"
     other.parent.mkdir()
-    build_word_index(allowed=raw["allowed"], answers=raw["answers"], words=other)
+    build_word_index(allowed=raw["allowed"], answers=[raw["answers"]], words=other, until="")
     foreign = (other.parent / "optimal_openers.parquet", other.parent / "optimal_trees.parquet")
     write_optimal_files(other, *foreign, openers=WORDS[:3])
     with pytest.raises(ArtifactError, match="optimal_openers.parquet: its normal-mode optimum is "
@@ -444,7 +444,7 @@ def test_rankings_of_another_word_index_are_refused(built, tmp_path):
         },
     )
     other = tmp_path / "words.parquet"
-    build_word_index(allowed=raw["allowed"], answers=raw["answers"], words=other)
+    build_word_index(allowed=raw["allowed"], answers=[raw["answers"]], words=other, until="")
     assert read_word_index(other).words == read_word_index(built.words).words
     openers = parquet.read_table(built.openers, openers_artifact.OPENERS_SCHEMA)
     second = parquet.read_table(built.second_guesses, openers_artifact.SECOND_GUESSES_SCHEMA)

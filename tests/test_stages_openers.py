@@ -227,7 +227,7 @@ def test_parts_of_a_changed_word_index_are_refused(small, tmp_path, read_parts):
         },
     )
     words = copy / "data" / "derived" / EDITION / "words.parquet"
-    build_word_index(allowed=raw["allowed"], answers=raw["answers"], words=words)
+    build_word_index(allowed=raw["allowed"], answers=[raw["answers"]], words=words, until="")
     parts = sorted((copy / "data" / "work" / EDITION / "opener_parts").glob("*.parquet"))
     with pytest.raises(ArtifactError, match=r"answers-0.parquet: stale .*words"):
         read_parts(words, parts, tmp_path)
@@ -347,7 +347,7 @@ def test_parts_of_another_word_index_are_refused(small, tmp_path, read_parts):
         },
     )
     other = tmp_path / "words.parquet"
-    build_word_index(allowed=raw["allowed"], answers=raw["answers"], words=other)
+    build_word_index(allowed=raw["allowed"], answers=[raw["answers"]], words=other, until="")
     assert read_word_index(other).words == read_word_index(small.words).words
     with pytest.raises(ArtifactError, match="answers-0.parquet: built from another words.parquet"):
         read_parts(other, [*small.answer_parts, small.prior_part], tmp_path)

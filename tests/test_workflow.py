@@ -14,11 +14,12 @@ import numpy as np
 import polars as pl
 import pytest
 
+from pipeline.artifacts.history import read_history
 from pipeline.artifacts.patterns import PatternMatrix
 from pipeline.artifacts.raw import read_provenance
 from pipeline.core.wordle import encode_words
 from pipeline.kernels.feedback import feedback_matrix
-from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, REPO
+from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_HISTORY, FIXTURE_UNTIL, REPO
 from tests.workflow_helpers import (
     COMMONNESS_FILE,
     EDITION,
@@ -55,6 +56,12 @@ def test_run_builds_every_artifact(built):
     assert len(matrix.chunks) == 3  # 21 words at 7 rows per chunk
     expected = feedback_matrix(encode_words(expected_words), encode_words(answers))
     assert np.array_equal(matrix.full(), expected)
+    # The edition's answers are [answers, history]: history.until cuts the last day.
+    history = read_history(derived / "shared" / "history.parquet")
+    assert history["answer"].to_pylist() == FIXTURE_HISTORY[:-1]
+    assert history["date"][-1].as_py().isoformat() == FIXTURE_UNTIL
+    assert history["repeat"].to_pylist() == [False] * 4 + [True]
+    assert all(history[f"in_{EDITION}"].to_pylist())
     provenance = read_provenance(built / "data" / "raw" / "allowed.txt")
     assert provenance["read_from"] == "mirror"
     assert provenance["bytes"] == len("\n".join(FIXTURE_ALLOWED))
@@ -232,9 +239,12 @@ def test_the_data_package_lists_describes_and_verifies_every_artifact(built, tmp
     assert all(field["description"] for field in fields)
     assert resources[f"{EDITION}/plots/score-model.png"]["mediatype"] == "image/png"
     assert [license["name"] for license in descriptor["licenses"]] == ["MIT"]
-    assert len(descriptor["sources"]) == 3
+    assert len(descriptor["sources"]) == 4
     extra = descriptor["wordle_pipeline"]
-    assert set(extra["raw_inputs"]) == {"allowed", "answers", "frequency"}
+    assert set(extra["raw_inputs"]) == {"allowed", "answers", "frequency", "history"}
+    assert list(resources)[1] == "shared/history.parquet"
+    history_fields = resources["shared/history.parquet"]["schema"]["fields"]
+    assert [field["name"] for field in history_fields][-1] == f"in_{EDITION}"
     assert "mirror" not in extra["config"]
     assert extra["editions"] == [
         {
@@ -242,7 +252,7 @@ def test_the_data_package_lists_describes_and_verifies_every_artifact(built, tmp
             "title": "the tiny test fixture",
             "path": EDITION,
             "allowed": "allowed",
-            "answers": "answers",
+            "answers": ["answers", "history"],
         }
     ]
     assert extra["config"]["commonness"] == {"n_common": 5, "width": 10}

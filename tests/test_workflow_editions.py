@@ -16,7 +16,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS
+from pipeline.artifacts.history import editions_of, read_history
+from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_UNTIL
 from tests.workflow_helpers import COMMONNESS_FILE, EDITION, make_checkout, snakemake
 
 pytestmark = pytest.mark.slow
@@ -72,13 +73,16 @@ def test_each_edition_has_its_folder_and_shares_the_allowed_list(built):
         assert words["word"].to_list() == sorted(FIXTURE_ALLOWED)
         assert words.filter(pl.col("is_answer"))["word"].to_list() == sorted(answers)
         assert (derived / edition / "optimal_openers.parquet").is_file()
-    assert sorted(path.name for path in (derived / "shared").iterdir()) == ["allowed"]
+    shared = sorted(path.name for path in (derived / "shared").iterdir())
+    assert shared == ["allowed", "history.parquet", "history.parquet.seal.json"]
+    history = read_history(derived / "shared" / "history.parquet")
+    assert editions_of(history) == [EDITION, OTHER]  # one column per enabled edition
     assert (built / COMMONNESS_FILE).is_file()
     for rule in ("build_commonness", "compute_square_entropy", "rank_prior_openers"):
         logs = sorted(path.name for path in (built / "logs" / rule).iterdir())
         assert logs == ["allowed.log"], rule  # one job for both editions
     fetched = sorted(path.stem for path in (built / "logs" / "fetch_source").iterdir())
-    assert fetched == ["allowed", "answers", "answers_later", "frequency"]
+    assert fetched == ["allowed", "answers", "answers_later", "frequency", "history"]
     descriptor = json.loads((derived / "datapackage.json").read_text())
     editions = descriptor["wordle_pipeline"]["editions"]
     assert [entry["name"] for entry in editions] == [EDITION, OTHER]
@@ -106,6 +110,7 @@ def test_editing_one_answer_list_reruns_only_its_edition(built, tmp_path):
     assert planned, "the edited list reruns its edition"
     shared = {"data/raw/answers_later.txt", "data/derived/datapackage.json"}
     shared |= {"data/derived/tables/editions.html", "data/work/report/headline.rst"}
+    shared |= {"data/derived/shared/history.parquet"}  # its in_<edition> columns
     others = [p for p in planned if f"/{OTHER}/" not in p and p not in shared]
     assert others == []
     assert any(p.startswith(f"data/derived/{OTHER}/words.parquet") for p in planned)
@@ -120,12 +125,15 @@ def assist(checkout: Path, *argv: str) -> subprocess.CompletedProcess:
 def test_the_assistant_plays_the_newest_edition_unless_told(built):
     newest = assist(built, "--top", "3")
     assert newest.returncode == 0, newest.stderr
-    assert newest.stdout.splitlines()[0] == f"edition: {OTHER}: a later answer list"
+    # Of the 5 days the fixture's archive keeps, OTHER's answers hold cigar (played twice).
+    first = f"edition: {OTHER}: a later answer list; covers 2 of 5 played answers"
+    assert newest.stdout.splitlines()[0] == first
     assert "(8 words, equally likely)" in newest.stdout
     older = assist(built, "--edition", EDITION, "--json")
     assert older.returncode == 0, older.stderr
     document = json.loads(older.stdout)
     assert document["edition"] == EDITION and document["pool"] == len(FIXTURE_ANSWERS)
+    assert document["played_answers"] == {"covered": 5, "played": 5, "until": FIXTURE_UNTIL}
     unknown = assist(built, "--edition", "nope")
     assert unknown.returncode == 2
     assert unknown.stderr.strip() == (

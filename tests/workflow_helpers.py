@@ -21,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-from tests.conftest import REPO, write_fixture_mirror
+from tests.conftest import FIXTURE_UNTIL, REPO, write_fixture_mirror
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 VERIFY = [sys.executable, "-m", "pipeline.commands.pipeline_cli", "verify"]
@@ -53,11 +53,25 @@ FIXTURE_CONFIG = {
             "sha256": "",
             "mirror_path": "unigram_freq.csv",
         },
+        "history": {
+            "kind": "url",
+            "url": "https://example.invalid/history.json",
+            "sha256": "",
+            "mirror_path": "history/wordle_solutions.json",
+        },
     },
+    # The answers are a union (editions.<name>.answers as a list): the answer list and the
+    # days played up to history.until, which cuts the fixture's last day (an allowed word
+    # that is no answer), so the union is the answer list (tests.conftest.history_days).
+    "history": {"until": FIXTURE_UNTIL},
     "editions": {
         "nyt2022": {"enabled": False},
         "nyt2023": {"enabled": False},
-        EDITION: {"title": "the tiny test fixture", "allowed": "allowed", "answers": "answers"},
+        EDITION: {
+            "title": "the tiny test fixture",
+            "allowed": "allowed",
+            "answers": ["answers", "history"],
+        },
     },
     "commonness": {"n_common": 5, "width": 10},
     "patterns": {"chunk_rows": 7},

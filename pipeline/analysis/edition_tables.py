@@ -11,23 +11,27 @@ from dataclasses import dataclass
 import polars as pl
 
 from pipeline.analysis.headline import mode_headline
+from pipeline.analysis.history import Coverage
 
 
 @dataclass(frozen=True)
 class EditionFrames:
     """What the table reads of one edition: its word index (word, is_answer), its opener
-    ranking and its optimal openers."""
+    ranking, its optimal openers and its coverage of the answers played (None: no
+    history.parquet column for it)."""
 
     title: str
     words: pl.DataFrame
     openers: pl.DataFrame
     optimal: pl.DataFrame
+    coverage: Coverage | None = None
 
 
 def editions_table(editions: Mapping[str, EditionFrames]) -> pl.DataFrame:
     """One row per edition, in the given order: its size, the best opener of its two-step
     ranking, and the best proven opener of each mode among those the optimal stage
-    searched (with the mean guesses of its optimal tree)."""
+    searched (with the mean guesses of its optimal tree), and the played answers its list
+    misses, named."""
     rows = []
     for name, frames in editions.items():
         answers_mode = frames.openers.filter(pl.col("mode") == "answers").sort("rank")
@@ -45,6 +49,7 @@ def editions_table(editions: Mapping[str, EditionFrames]) -> pl.DataFrame:
                 "mean": normal.mean,
                 "hard: best proven": hard.opener,
                 "hard mean": hard.mean,
+                "played answers missed": frames.coverage.summary() if frames.coverage else "",
             }
         )
     return pl.DataFrame(rows)

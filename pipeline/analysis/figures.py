@@ -245,6 +245,20 @@ def _label_first_guesses(axes: Axes, frame: pl.DataFrame) -> None:
     )
 
 
+def _line_style(strategy: str, number: int, colours: dict[str, str]) -> dict:
+    """A strategy's line: its colour and marker; a proven-optimal one thick, on top,
+    dashed in hard mode."""
+    optimal = strategy in OPTIMAL_STRATEGIES
+    return {
+        "color": colours[strategy],
+        "marker": MARKERS[number % len(MARKERS)],
+        "markersize": 6 if optimal else 4,
+        "linewidth": 2.5 if optimal else 1.2,
+        "linestyle": "--" if strategy == OPTIMAL_HARD else "-",
+        "zorder": 3 if optimal else 2,
+    }
+
+
 def score_model_figure(score_model: pl.DataFrame) -> Figure:
     """Mean guesses still needed against bits of uncertainty left, per strategy, and below
     it the turns behind each bin. A marker per bin; lines join neighbouring bins only."""
@@ -256,14 +270,7 @@ def score_model_figure(score_model: pl.DataFrame) -> Figure:
     for number, strategy in enumerate(strategies):
         part = frame.filter(pl.col("strategy") == strategy).sort("bits_low")
         optimal = strategy in OPTIMAL_STRATEGIES
-        style = {
-            "color": colours[strategy],
-            "marker": MARKERS[number % len(MARKERS)],
-            "markersize": 6 if optimal else 4,
-            "linewidth": 2.5 if optimal else 1.2,
-            "linestyle": "--" if strategy == OPTIMAL_HARD else "-",
-            "zorder": 3 if optimal else 2,
-        }
+        style = _line_style(strategy, number, colours)
         label = f"{strategy} (proven optimum)" if optimal else strategy
         for i, run in enumerate(adjacent_runs(part)):
             x = run["mean_bits"].to_numpy()
@@ -278,6 +285,37 @@ def score_model_figure(score_model: pl.DataFrame) -> Figure:
     bottom.set_yscale("log")
     bottom.set_ylabel("turns in the bin\n(count, log scale)")
     bottom.set_xlabel("uncertainty before the guess: log2(answers still possible) (bits)")
+    for axes in (top, bottom):
+        axes.grid(alpha=0.3)
+    figure.legend(loc="outside right upper", fontsize="small", title="strategy")
+    return figure
+
+
+def history_benchmark_figure(summary: pl.DataFrame) -> Figure:
+    """Each strategy on the days the NYT played: mean guesses per year (top), and the
+    days not solved within six (bottom), the opener benchmark left out."""
+    frame = summary.filter(pl.col("strategy") != OPENER_BENCHMARK)
+    strategies = sorted(frame["strategy"].unique().to_list())
+    if not strategies:
+        return _note_figure("no strategy played the history")
+    colours = strategy_colours(strategies)
+    figure = Figure(figsize=(10, 7), layout="constrained")
+    top, bottom = figure.subplots(2, 1, sharex=True, height_ratios=[3, 1.4])
+    for number, strategy in enumerate(strategies):
+        part = frame.filter(pl.col("strategy") == strategy).sort("year")
+        optimal = strategy in OPTIMAL_STRATEGIES
+        style = _line_style(strategy, number, colours)
+        label = f"{strategy} (proven optimal tree)" if optimal else strategy
+        years = part["year"].to_numpy()
+        top.plot(years, part["mean_guesses"].to_numpy(), label=label, **style)
+        bottom.plot(years, part["failures"].to_numpy(), **style)
+    top.set_ylabel("mean guesses per played day (guesses)")
+    top.set_title("The days the NYT played: mean guesses per year, per strategy")
+    bottom.set_ylabel("days not solved\nwithin six (count)")
+    bottom.set_xlabel("year")
+    years = sorted(frame["year"].unique().to_list())
+    bottom.set_xticks(years, [str(year) for year in years])
+    bottom.set_xlim(years[0] - 0.5, years[-1] + 0.5)  # one year is a column, not a century
     for axes in (top, bottom):
         axes.grid(alpha=0.3)
     figure.legend(loc="outside right upper", fontsize="small", title="strategy")

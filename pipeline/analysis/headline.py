@@ -14,7 +14,10 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from pipeline.analysis.history import Coverage
 from pipeline.analysis.summary_rows import OPTIMAL_STRATEGIES, strategy_rows
+
+NAMED_MISSES = 12  # played answers an edition misses named on the landing page, at most
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,7 @@ class EditionHeadline:
     answers: int
     modes: tuple[ModeHeadline, ...]
     heuristic: HeuristicHeadline | None
+    coverage: Coverage | None = None
 
 
 def mode_headline(optimal: pl.DataFrame, mode: str) -> ModeHeadline:
@@ -90,10 +94,15 @@ def best_heuristic(summary: pl.DataFrame) -> HeuristicHeadline | None:
 
 
 def edition_headline(
-    edition: str, title: str, answers: int, optimal: pl.DataFrame, summary: pl.DataFrame
+    edition: str,
+    title: str,
+    answers: int,
+    optimal: pl.DataFrame,
+    summary: pl.DataFrame,
+    coverage: Coverage | None = None,
 ) -> EditionHeadline:
     modes = tuple(mode_headline(optimal, mode) for mode in ("normal", "hard"))
-    return EditionHeadline(edition, title, answers, modes, best_heuristic(summary))
+    return EditionHeadline(edition, title, answers, modes, best_heuristic(summary), coverage)
 
 
 def headline_rst(editions: Sequence[EditionHeadline]) -> str:
@@ -108,6 +117,8 @@ def headline_rst(editions: Sequence[EditionHeadline]) -> str:
         lines = [_mode_line(mode, headline.answers) for mode in headline.modes]
         lines.append(_no_win_line(headline.modes[-1]))
         lines.append(_heuristic_line(headline.heuristic))
+        if headline.coverage is not None:
+            lines.append(_coverage_line(headline.coverage))
         items = "\n".join(f"- {line}" for line in lines)
         parts.append(f"*{headline.edition}*: {headline.title}.\n\n{items}\n")
     return "\n".join(parts)
@@ -150,6 +161,14 @@ def _heuristic_line(heuristic: HeuristicHeadline | None) -> str:
     return (
         f"Best heuristic: {heuristic.strategy} ({heuristic.mode} mode, opener "
         f"{heuristic.opener}), {heuristic.mean:.4f}{gap}{failed}."
+    )
+
+
+def _coverage_line(coverage: Coverage) -> str:
+    """The played answers the answer list misses (the editions table names them all)."""
+    return (
+        f"Answers as played to {coverage.last}: the answer list misses "
+        f"{coverage.summary(NAMED_MISSES)}."
     )
 
 

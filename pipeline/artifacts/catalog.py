@@ -16,12 +16,14 @@ from collections.abc import Sequence
 
 from pipeline.artifacts import (
     benchmark,
+    benchmark_history,
     commonness,
     croissant,
     datapackage,
     dataset_card,
     duckdb_schema,
     entropy,
+    history,
     layout,
     openers,
     optimal,
@@ -35,6 +37,8 @@ RAW = layout.raw("{source}")
 ALLOWED_LIST = layout.raw("{wordlist}")  # the raw allowed list that shared work is built on
 SHARED = "shared"  # the folder of what editions share (no edition may take this name)
 COMMONNESS = layout.derived(f"{SHARED}/{{wordlist}}/{commonness.FILE}")
+HISTORY_SOURCE = "history"  # the dated answers: a source an edition's answers may name
+HISTORY = layout.derived(f"{SHARED}/{history.FILE}")  # every played day, for all editions
 
 
 def _edition(name: str) -> str:
@@ -49,6 +53,8 @@ SECOND_GUESSES = _edition(openers.SECOND_GUESSES_FILE)
 BENCHMARK_GAMES = _edition(benchmark.GAMES_FILE)
 BENCHMARK_SUMMARY = _edition(benchmark.SUMMARY_FILE)
 SCORE_MODEL = _edition(benchmark.SCORE_MODEL_FILE)
+BENCHMARK_HISTORY = _edition(benchmark_history.FILE)  # the strategies on the played days
+BENCHMARK_HISTORY_SUMMARY = _edition(benchmark_history.SUMMARY_FILE)
 OPTIMAL_OPENERS = _edition(optimal.OPENERS_FILE)
 OPTIMAL_TREES = _edition(optimal.TREES_FILE)
 CROISSANT = _edition(croissant.FILE)  # the edition's tables as Croissant
@@ -84,7 +90,8 @@ SEALED_ROOTS = (layout.RAW, layout.DERIVED, layout.WORK)
 # Each edition's artifacts of fixed name: one there without a seal is foreign.
 EDITION_FILES = (
     WORDS, ENTROPY, PATTERN_DISTRIBUTION, OPENERS, SECOND_GUESSES,
-    BENCHMARK_GAMES, BENCHMARK_SUMMARY, SCORE_MODEL, OPTIMAL_OPENERS, OPTIMAL_TREES, CROISSANT,
+    BENCHMARK_GAMES, BENCHMARK_SUMMARY, SCORE_MODEL, BENCHMARK_HISTORY,
+    BENCHMARK_HISTORY_SUMMARY, OPTIMAL_OPENERS, OPTIMAL_TREES, CROISSANT,
 )  # fmt: skip
 
 
@@ -93,7 +100,15 @@ def expected(editions: Sequence[str], wordlists: Sequence[str]) -> list[str]:
     allowed lists `wordlists`)."""
     per_edition = [path.format(edition=e) for e in editions for path in EDITION_FILES]
     shared = [COMMONNESS.format(wordlist=wordlist) for wordlist in wordlists]
-    return [*shared, *per_edition, DATAPACKAGE, DUCKDB_SCHEMA, DATASET_CARD, EDITIONS_TABLE]
+    return [
+        *shared,
+        HISTORY,
+        *per_edition,
+        DATAPACKAGE,
+        DUCKDB_SCHEMA,
+        DATASET_CARD,
+        EDITIONS_TABLE,
+    ]
 
 
 # Items of the Snakemake report: name -> what it is (a plot or a table), the artifacts it
@@ -142,6 +157,12 @@ REPORT_ITEMS = {
         "category": "Uncertainty map",
         "label": "1. Guesses left vs bits left (plot)",
     },
+    "history-benchmark": {
+        "kind": "plot",
+        "inputs": [BENCHMARK_HISTORY_SUMMARY],
+        "category": "Benchmark",
+        "label": "3. The days the NYT played, per year (plot)",
+    },
 }
 
 
@@ -172,6 +193,8 @@ def published(edition: str, matrices: Sequence[str]) -> list[str]:
         BENCHMARK_GAMES,
         BENCHMARK_SUMMARY,
         SCORE_MODEL,
+        BENCHMARK_HISTORY,
+        BENCHMARK_HISTORY_SUMMARY,
         OPTIMAL_OPENERS,
         OPTIMAL_TREES,
         *[report_item(name) for name in REPORT_ITEMS],

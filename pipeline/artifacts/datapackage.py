@@ -57,6 +57,7 @@ PROJECT_LICENSE = {
 REPOSITORY_TERMS = {
     "tabatkins/wordle-list": "MIT (github.com/tabatkins/wordle-list)",
     "alex1770/wordle": "MIT (github.com/alex1770/wordle)",
+    "Hamster45105/nyt-games-archive": "MIT (github.com/Hamster45105/nyt-games-archive)",
 }
 SOURCE_TERMS = {
     "frequency": (
@@ -89,6 +90,8 @@ def _field(field: pa.Field, description: str) -> dict[str, Any]:
         type_ = "number"
     elif pa.types.is_boolean(kind):
         type_ = "boolean"
+    elif pa.types.is_date(kind):
+        type_ = "date"
     elif pa.types.is_list(kind):
         type_ = LIST_TYPE
     else:

@@ -18,7 +18,16 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.artifacts import benchmark, commonness, entropy, openers, optimal, words
+from pipeline.artifacts import (
+    benchmark,
+    benchmark_history,
+    commonness,
+    entropy,
+    history,
+    openers,
+    optimal,
+    words,
+)
 from pipeline.artifacts.layout import DERIVED
 from pipeline.artifacts.parquet import METADATA_PREFIX, field_descriptions
 from pipeline.artifacts.patterns import INDEX_FILE
@@ -46,6 +55,13 @@ TABLES = (
         commonness.FILE,
         "How common each word is: one row per allowed guess, in `word_id` order.",
         commonness.SCHEMA,
+    ),
+    Table(
+        history.FILE,
+        "Every NYT answer by the day it was played, one row per day in date order up to "
+        "`history.until`, shared by the editions (`shared/history.parquet`). It has one "
+        "`in_<edition>` column per edition enabled when it was built.",
+        history.schema_of(["<edition>"]),
     ),
     Table(
         entropy.ENTROPY_FILE,
@@ -87,6 +103,19 @@ TABLES = (
         "The uncertainty map: for each strategy and bin of remaining uncertainty, the "
         "guesses still needed.",
         benchmark.SCORE_MODEL_SCHEMA,
+    ),
+    Table(
+        benchmark_history.FILE,
+        "The solver benchmark on the days the NYT played (history.parquet): one row per "
+        "(strategy, opener, day), sorted as benchmark_games' pairs, then by date. A day whose "
+        "answer the list lacks is replayed with the fallback over the allowed words.",
+        benchmark_history.SCHEMA,
+    ),
+    Table(
+        benchmark_history.SUMMARY_FILE,
+        "benchmark_history per (strategy, opener, year), sorted so: mean guesses, failures "
+        "and the hardest days.",
+        benchmark_history.SUMMARY_SCHEMA,
     ),
     Table(
         optimal.OPENERS_FILE,
@@ -176,7 +205,8 @@ def render() -> str:
         f"<!-- Generated from pipeline/artifacts/*.py by `{COMMAND}`; do not edit. -->",
         "",
         f"Each edition's artifacts are written to `{DERIVED}/<edition>/`, except the "
-        f"commonness, kept once per allowed list in `{DERIVED}/shared/<list>/`. The column "
+        f"commonness, kept once per allowed list in `{DERIVED}/shared/<list>/`, and the "
+        f"answers as played, `{DERIVED}/shared/history.parquet`. The column "
         "descriptions below are the ones each Parquet file carries in its field metadata and "
         "`datapackage.json` lists. "
         "How the values are computed is in [artifacts.md](artifacts.md).",

@@ -31,10 +31,18 @@ SCHEMA = pa.schema(
 )
 
 
-def write_word_index(table: pa.Table, path: str | Path, *, inputs: Mapping[str, Path]) -> None:
-    """Write the index built by pipeline.analysis.word_lists.build_word_index."""
+def write_word_index(
+    table: pa.Table,
+    path: str | Path,
+    *,
+    inputs: Mapping[str, Path],
+    settings: Mapping[str, object] | None = None,
+) -> None:
+    """Write the index built by pipeline.analysis.word_lists.build_word_index (`settings`:
+    what else decided the answers, e.g. history.until)."""
     length = len(table["word"][0].as_py())
-    parquet.write_table(table, path, schema=SCHEMA, inputs=inputs, settings={"word_length": length})
+    recorded = {"word_length": length, **(settings or {})}
+    parquet.write_table(table, path, schema=SCHEMA, inputs=inputs, settings=recorded)
 
 
 def read_word_index(path: str | Path) -> WordIndex:

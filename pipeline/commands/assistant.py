@@ -69,7 +69,7 @@ EPILOG = f"""\
 data: --data DIR, else $WORDLE_DATA, else data/derived in the current folder, else
 data/derived beside the project; in it, the edition --edition NAME, else the newest built
 (the first line of every answer names it). --data may also name one edition's folder.
-exit codes: {EXIT_OK} ok; {EXIT_DATA} data missing, damaged or stale, or no candidate fits
+exit codes: {EXIT_OK} ok; {EXIT_DATA} data missing, damaged or stale, or no allowed word fits
 the replies; {EXIT_USAGE} bad command line; {EXIT_INTERRUPT} interrupted. A reader that stops
 early (| head) is no error: what it left unread is dropped quietly ({EXIT_OK}).
 example: {PROG} tarse BYBBG doily BBGBB --top 5"""

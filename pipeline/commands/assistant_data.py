@@ -17,8 +17,10 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.analysis.advice import ScoreCurve, Tree
+from pipeline.analysis.history import Coverage, coverage
 from pipeline.artifacts import benchmark as benchmark_artifact
 from pipeline.artifacts import entropy as entropy_artifact
+from pipeline.artifacts import history as history_artifact
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import REBUILD_HINT
 from pipeline.core.errors import ArtifactError, UsageError
@@ -69,6 +71,7 @@ def data_folder(option: str | Path | None) -> Path:
 
 
 DESCRIPTOR = "datapackage.json"  # pipeline.artifacts.datapackage.FILE
+SHARED = "shared"  # pipeline.artifacts.catalog.SHARED: history.parquet's folder
 
 
 @dataclass(frozen=True)
@@ -244,6 +247,17 @@ class Data:
             column["n_answers"].astype(np.int64),
             column["guesses_to_finish"].astype(np.int64),
         )
+
+    def played_coverage(self) -> Coverage | None:
+        """How many of the answers played its edition's answer list covers, from
+        shared/history.parquet beside the edition's folder; None without that file or
+        without a column for the edition (then nothing is said)."""
+        if self.edition is None or not self.edition.name:
+            return None
+        path = self.folder.parent / SHARED / history_artifact.FILE
+        if not path.is_file():
+            return None
+        return coverage(history_artifact.read_history(path), self.edition.name)
 
     def answer_matrix(self) -> np.ndarray:
         """The stored guess x answer pattern matrix (patterns/), every chunk checked."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from pipeline.analysis.advice import Tree
+from pipeline.analysis.fallback import commonness_weights, consistent
 from pipeline.commands.assistant_budget import NOT_DONE, Valuer
 from pipeline.commands.assistant_data import Data
 from pipeline.commands.assistant_input import (
@@ -37,7 +38,6 @@ from pipeline.commands.assistant_values import (
 )
 from pipeline.core import hard_mode
 from pipeline.core.wordle import all_green
-from pipeline.kernels.feedback import feedback_matrix
 
 MAX_GUESSES = 6  # Wordle's
 INF_VALUE = 1 << 29  # pipeline.kernels.optimal_search.context.INF (checked by a test)
@@ -60,6 +60,7 @@ class State:
     candidates: np.ndarray  # word_ids, ascending
     weights: np.ndarray  # probability of each candidate (sums to 1)
     node: tuple[Tree, int, bool] | None  # (tree, node, proven) when the game is on a tree
+    fallback: bool = False  # the answer list ran out: every consistent allowed word, weighted
 
     @property
     def bits(self) -> float:
@@ -147,34 +148,42 @@ class Advisor:
     # --- states ------------------------------------------------------------------------
 
     def states(self, turns: list[Turn]) -> list[State]:
-        """The state before each turn and after the last; a NoCandidateError (exit 1) when
-        no candidate fits the replies."""
+        """The state before each turn and after the last. When the replies rule out every
+        answer of the list, the game plays on over every allowed word consistent with
+        them, weighted by p_common (pipeline.analysis.fallback); a NoCandidateError (exit
+        1) when even those are ruled out."""
         tree = None
         if turns and not self.prior:
             tree = self.data.tree(self.hard, turns[0].word_id)
         path = tree.path([t.word_id for t in turns], [t.pattern_id for t in turns]) if tree else []
         proven = bool(tree) and self.data.optimal_openers(self.hard)[turns[0].word_id].proven
-        candidates = self.pool
+        candidates, fallback = self.pool, False
         result = []
         for k in range(len(turns) + 1):
             if k:
                 turn = turns[k - 1]
-                replies = feedback_matrix(
-                    self.encoded[[turn.word_id]], self.encoded[candidates], engine="numpy"
-                )[0]
-                candidates = candidates[replies == turn.pattern_id]
+                candidates = consistent(self.encoded, candidates, [turn.word_id], [turn.pattern_id])
+                if candidates.size == 0 and not self.prior and not fallback:
+                    fallback = True
+                    everyone = np.arange(len(self.data.index.words))
+                    candidates = consistent(
+                        self.encoded, everyone, [t.word_id for t in turns[:k]],
+                        [t.pattern_id for t in turns[:k]],
+                    )  # fmt: skip
                 if candidates.size == 0:
                     raise self._inconsistent(turns[:k])
-            weights = self.data.p_common[candidates] if self.prior else np.ones(candidates.size)
+            if self.prior or fallback:
+                weights = commonness_weights(self.data.p_common, candidates)
+            else:
+                weights = np.full(candidates.size, 1.0 / candidates.size)
             node = (tree, path[k], proven) if tree is not None and k < len(path) else None
-            result.append(State(tuple(turns[:k]), candidates, weights / weights.sum(), node))
+            node = None if fallback else node
+            result.append(State(tuple(turns[:k]), candidates, weights, node, fallback))
         return result
 
     def _inconsistent(self, turns: list[Turn]) -> NoCandidateError:
         played = ", ".join(f"{turn.word} {turn.colours}" for turn in turns)
-        where = "allowed word" if self.prior else "answer"
-        hint = "" if self.prior else " (or try --mode prior)"
-        return NoCandidateError(f"no {where} is consistent with {played}: check the colours{hint}")
+        return NoCandidateError(f"no allowed word is consistent with {played}: check the colours")
 
     # --- tables ------------------------------------------------------------------------
 
@@ -192,7 +201,7 @@ class Advisor:
         return table
 
     def _table(self, state: State) -> Table:
-        if self.prior:
+        if self.prior or state.fallback:
             return prior_table(self, state, self._legal(state), self.top)
         if not state.turns:
             openers = self._stored_openers(state)
@@ -328,7 +337,7 @@ class Advisor:
         table = self.table(state)
         if word_id in table.choices:
             return table.choices[word_id]
-        if self.prior:
+        if self.prior or state.fallback:
             choice = prior_choice(self, state, word_id)
         else:
             row = None if state.turns else (self.data.optimal_openers(self.hard) or {}).get(word_id)
@@ -346,7 +355,7 @@ class Advisor:
         """Mean guesses still needed at `state` under the advice (0 once solved)."""
         if state.turns and state.turns[-1].pattern_id == self.green:
             return 0.0
-        if self.prior or len(state.turns) >= MAX_GUESSES:
+        if self.prior or state.fallback or len(state.turns) >= MAX_GUESSES:
             return None
         value = self.table(state).value
         return None if value is None else value / state.candidates.size

@@ -99,6 +99,8 @@ def view(session: Session, list_limit: int, colour: bool) -> str:
     if report.turns and not report.game_over:
         lines.append(rating_line(report.turns[-1]))
     lines += state_lines(report, list_limit, width)
+    if report.fallback is not None:  # the answer list ran out: say so (its note comes first)
+        lines += textwrap.wrap("note: " + report.notes[0], width=max(width, 20))
     if report.game_over:
         lines += rating_lines(report.turns) + summary_lines(report)
     lines += suggestion_lines(report)

@@ -10,37 +10,35 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.analysis.advice import distinct_guesses, ranked, score_mean_bits, score_patterns
+from pipeline.analysis.advice import ranked, score_mean_bits
+from pipeline.analysis.fallback import rank_guesses
 from pipeline.commands.assistant_values import ESTIMATE, Choice, Table
 from pipeline.kernels.feedback import feedback_matrix
 
 
 def prior_table(advisor, state, guesses: np.ndarray, top: int) -> Table:
-    """The `top` guesses of `guesses` at `state`, ordered by the estimate."""
-    encoded = advisor.encoded
+    """The `top` guesses of `guesses` at `state`, ordered by the estimate (also the
+    fallback's table, pipeline.analysis.fallback, when the answer list ran out)."""
+    curve = advisor.curve or advisor.data.curve(True, advisor.hard)
     if state.turns:
-        first, classes = distinct_guesses(encoded[guesses], encoded[state.candidates])
-        patterns = feedback_matrix(
-            encoded[guesses[first]], encoded[state.candidates], engine="numpy"
+        best = rank_guesses(
+            advisor.encoded, guesses, state.candidates, state.weights, curve, advisor.n_bins, top
         )
-        scores = score_patterns(patterns, advisor.curve, advisor.n_bins, state.weights)
-        bits, estimate, p_win = (getattr(scores, f)[classes] for f in ("bits", "expected", "p_win"))
+        order, bits, p_win, is_candidate = best.order, best.bits, best.p_win, best.is_candidate
     else:
-        p_win = np.zeros(len(advisor.data.index.words))
-        p_win[state.candidates] = state.weights
-        scores = score_mean_bits(
-            advisor.data.entropy_prior, p_win, state.weighted_bits, advisor.curve
-        )
-        bits, estimate, p_win = scores.bits[guesses], scores.expected[guesses], p_win[guesses]
-    is_candidate = np.isin(guesses, state.candidates)
-    order = ranked(estimate, is_candidate, best=top)
+        p_all = np.zeros(len(advisor.data.index.words))
+        p_all[state.candidates] = state.weights
+        scores = score_mean_bits(advisor.data.entropy_prior, p_all, state.weighted_bits, curve)
+        is_all = np.isin(guesses, state.candidates)
+        order = ranked(scores.expected[guesses], is_all, best=top)
+        bits, p_win = scores.bits[guesses][order], p_all[guesses][order]
+        is_candidate = is_all[order]
+    words = [int(w) for w in guesses[order].tolist()]
     choices = {
-        int(guesses[i]): Choice(
-            int(guesses[i]), float(bits[i]), float(p_win[i]), bool(is_candidate[i]), ESTIMATE
-        )
-        for i in order.tolist()
+        w: Choice(w, float(bits[k]), float(p_win[k]), bool(is_candidate[k]), ESTIMATE)
+        for k, w in enumerate(words)
     }
-    return Table(choices, [int(guesses[i]) for i in order.tolist()], None)
+    return Table(choices, words, None)
 
 
 def prior_choice(advisor, state, word_id: int) -> Choice:

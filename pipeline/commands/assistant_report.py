@@ -7,6 +7,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from pipeline.analysis.fallback import FALLBACK_ALLOWED
+from pipeline.analysis.history import Coverage
 from pipeline.commands.assistant_data import OPTIMAL_TREES_FILE
 from pipeline.commands.assistant_game import MAX_GUESSES, Advisor, State, Turn
 from pipeline.commands.assistant_values import UNVALUED, Choice
@@ -75,11 +77,22 @@ class Summary:
 
 
 @dataclass(frozen=True)
+class PlayedCoverage:
+    """Of the answers played to `until` (history.parquet), how many the edition's answer
+    list holds."""
+
+    covered: int
+    played: int
+    until: str
+
+
+@dataclass(frozen=True)
 class Report:
     version: str
     data: str  # the artifacts folder
     edition: str  # the word-list edition's name ("" when unnamed)
     edition_title: str
+    played_answers: PlayedCoverage | None  # None without history.parquet
     mode: str  # answers or prior
     hard: bool
     optimal_trees: bool  # optimal trees are stored for this mode, and their file is there
@@ -88,6 +101,8 @@ class Report:
     game_over: bool
     summary: Summary | None  # once the game is over
     pool: int  # candidates before any guess
+    fallback: str | None  # "allowed": the replies ruled out every answer of the list, and
+    # the game plays on over the allowed words weighted by p_common (no E); else None
     count: int  # candidates now
     bits: float
     weighted_bits: float | None
@@ -146,8 +161,18 @@ def summary(advisor: Advisor, states: list[State], ratings: list[Rating], solved
     )  # fmt: skip
 
 
+def _fallback_note(advisor: Advisor) -> str:
+    index = advisor.data.index
+    edition = (advisor.data.edition.name if advisor.data.edition else "") or "this edition"
+    return (
+        f"no word of {edition}'s answer list fits these replies: playing on over all "
+        f"{len(index.words):,} allowed words, weighted by commonness; no exact E exists "
+        "there, so none is shown and the score model's estimate orders the guesses"
+    )
+
+
 def _notes(advisor: Advisor, stored: bool, trees: bool, final: State) -> list[str]:
-    notes = []
+    notes = [_fallback_note(advisor)] if final.fallback else []
     if advisor.prior:
         notes.append(
             "prior mode: no exact E exists when the answer may be any allowed word, so "
@@ -208,6 +233,7 @@ def build(
         data=str(advisor.data.folder),
         edition=advisor.data.edition.name if advisor.data.edition else "",
         edition_title=advisor.data.edition.title if advisor.data.edition else "",
+        played_answers=_played(advisor.data.played_coverage()),
         mode="prior" if advisor.prior else "answers",
         hard=advisor.hard,
         optimal_trees=trees,
@@ -216,14 +242,21 @@ def build(
         game_over=over,
         summary=summary(advisor, states, ratings, solved) if over else None,
         pool=advisor.pool.size,
+        fallback=FALLBACK_ALLOWED if final.fallback else None,
         count=final.candidates.size,
         bits=final.bits + 0.0,
-        weighted_bits=final.weighted_bits if advisor.prior else None,
+        weighted_bits=final.weighted_bits if advisor.prior or final.fallback else None,
         remaining=[(words[final.candidates[i]], float(final.weights[i])) for i in order],
         suggestions=shown,
         notes=_notes(advisor, stored, trees, final),
         missing_files=list(data.missing),
     )
+
+
+def _played(coverage: Coverage | None) -> PlayedCoverage | None:
+    if coverage is None:
+        return None
+    return PlayedCoverage(coverage.covered, coverage.days, coverage.last.isoformat())
 
 
 # --- JSON ---------------------------------------------------------------------------------

@@ -12,7 +12,9 @@ from pipeline.commands.assistant_values import ESTIMATE, PROVEN
 
 def edition_line(report: Report) -> str:
     title = f": {report.edition_title}" if report.edition_title else ""
-    return f"edition: {report.edition}{title}"
+    played = report.played_answers
+    covers = f"; covers {played.covered:,} of {played.played:,} played answers" if played else ""
+    return f"edition: {report.edition}{title}{covers}"
 
 
 def header(report: Report) -> str:
@@ -83,13 +85,16 @@ def summary_lines(report: Report) -> list[str]:
 
 
 def state_lines(report: Report, list_limit: int, width: int) -> list[str]:
-    pool = "answers" if report.mode == "answers" else "allowed words"
+    weighted = report.mode == "prior" or report.fallback is not None
+    pool = "allowed words" if weighted else "answers"
     lines = []
     if report.solved:
         lines.append(f"solved in {len(report.turns)} guesses")
         return lines
     verb = "remains" if report.count == 1 else "remain"
     summary = f"{report.count} of {report.pool} {pool} {verb}: {report.bits:.2f} bits"
+    if report.fallback is not None:  # none of the pool is left: the allowed words are
+        summary = f"{report.count} allowed words {verb}: {report.bits:.2f} bits"
     if not report.turns:
         summary = f"{report.count} {pool}: {report.bits:.2f} bits"
     if report.weighted_bits is not None:
@@ -100,7 +105,7 @@ def state_lines(report: Report, list_limit: int, width: int) -> list[str]:
     if report.count == 1:
         lines.append(f"the answer is {report.remaining[0][0]}")
     elif report.turns and report.count <= list_limit:
-        if report.mode == "prior":
+        if weighted:
             words = [f"{w} {100 * p:.1f}%" for w, p in report.remaining]
         else:
             words = [w for w, _ in report.remaining]
@@ -126,9 +131,10 @@ def suggestion_lines(report: Report) -> list[str]:
         return []
     what = "best next guesses" if report.turns else "best openers"
     width = len(report.suggestions[0].guess)
-    if report.mode == "prior":
+    if report.mode == "prior" or report.fallback is not None:
+        where = "prior mode" if report.mode == "prior" else "the fallback"
         lines = [
-            f"{what}, ordered by an estimate (no exact E in prior mode):",
+            f"{what}, ordered by an estimate (no exact E in {where}):",
             f"rank  {'guess':<{width}}     bits  win now  answer?",
         ]
         for rank, row in enumerate(report.suggestions, 1):
@@ -166,7 +172,7 @@ RATING_LEGEND = (
 
 def legend(report: Report) -> str:
     rated = RATING_LEGEND if report.turns else ""
-    if report.mode == "prior":
+    if report.mode == "prior" or report.fallback is not None:
         return "bits: information of the guess over the weighted candidates"
     certified = any(row.certified for row in report.suggestions)
     return (

@@ -2,19 +2,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
+from pipeline.analysis.history import parse_history, played, played_answers, union_word_lists
+from pipeline.analysis.word_lists import WordList, parse_word_list
 from pipeline.analysis.word_lists import build_word_index as merge_word_lists
-from pipeline.analysis.word_lists import parse_word_list
 from pipeline.artifacts import raw as raw_artifact
 from pipeline.artifacts import words as words_artifact
+from pipeline.artifacts.catalog import HISTORY_SOURCE
 
 
-def build_word_index(*, allowed: Path, answers: Path, words: Path) -> None:
-    """words.parquet from the allowed-guess list and the answer list."""
+def read_answer_list(path: Path, length: int, until: str) -> WordList:
+    """One raw answer source: a word list, or the dated answers (the words played up to
+    `until`, history.until)."""
+    shown = raw_artifact.shown_name(path)
+    data = raw_artifact.read_raw(path)
+    if raw_artifact.read_provenance(path).get("source") == HISTORY_SOURCE:
+        return played_answers(played(parse_history(data, shown), until))
+    return parse_word_list(data, shown, length=length)
+
+
+def build_word_index(*, allowed: Path, answers: Sequence[Path], words: Path, until: str) -> None:
+    """words.parquet from the allowed-guess list and the answer list, or the union of the
+    answer lists `answers` (the edition's `answers: [..., ...]`)."""
     allowed_list = parse_word_list(raw_artifact.read_raw(allowed), raw_artifact.shown_name(allowed))
-    answer_list = parse_word_list(
-        raw_artifact.read_raw(answers), raw_artifact.shown_name(answers), length=allowed_list.length
+    answer_list = union_word_lists(
+        [read_answer_list(path, allowed_list.length, until) for path in answers]
     )
     table = merge_word_lists(allowed_list, answer_list)
-    words_artifact.write_word_index(table, words, inputs={"allowed": allowed, "answers": answers})
+    inputs = {"allowed": allowed} | (
+        {"answers": answers[0]}
+        if len(answers) == 1
+        else {f"answers_{i}": path for i, path in enumerate(answers)}
+    )
+    settings = {"until": until} if until else {}
+    words_artifact.write_word_index(table, words, inputs=inputs, settings=settings)

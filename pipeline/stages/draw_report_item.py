@@ -9,7 +9,15 @@ import polars as pl
 import pyarrow as pa
 
 from pipeline.analysis import report_tables
-from pipeline.artifacts import benchmark, commonness, entropy, openers, optimal, plots
+from pipeline.artifacts import (
+    benchmark,
+    benchmark_history,
+    commonness,
+    entropy,
+    openers,
+    optimal,
+    plots,
+)
 from pipeline.artifacts import parquet as parquet_io
 from pipeline.core.errors import PipelineError
 
@@ -17,6 +25,7 @@ from pipeline.core.errors import PipelineError
 SCHEMAS = {
     benchmark.SUMMARY_FILE: benchmark.summary_schema(6),
     benchmark.SCORE_MODEL_FILE: benchmark.SCORE_MODEL_SCHEMA,
+    benchmark_history.SUMMARY_FILE: benchmark_history.SUMMARY_SCHEMA,
     entropy.ENTROPY_FILE: entropy.ENTROPY_SCHEMA,
     commonness.FILE: commonness.SCHEMA,
     openers.OPENERS_FILE: openers.OPENERS_SCHEMA,
@@ -28,6 +37,7 @@ FIGURES = {
     "guess-distribution": "guess_distribution_figure",
     "opener-benchmark": "opener_benchmark_figure",
     "score-model": "score_model_figure",
+    "history-benchmark": "history_benchmark_figure",
     "entropy-vs-commonness": "entropy_vs_commonness_figure",
 }
 TABLES: dict[str, Callable[..., str]] = {

@@ -8,8 +8,10 @@ import sys
 from pathlib import Path
 
 from pipeline.analysis.frequency import parse_frequency_counts
+from pipeline.analysis.history import parse_history
 from pipeline.analysis.word_lists import parse_word_list
 from pipeline.artifacts import raw as raw_artifact
+from pipeline.artifacts.catalog import HISTORY_SOURCE
 from pipeline.sources.fetch import Check, read_source, resolve_mirror
 
 log = logging.getLogger(__name__)
@@ -25,6 +27,7 @@ CONTENT_CHECKS: dict[str, Check] = {
     "allowed": parse_word_list,
     "answers": parse_word_list,
     "frequency": _check_frequency,
+    HISTORY_SOURCE: parse_history,
 }
 
 

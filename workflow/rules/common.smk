@@ -18,7 +18,7 @@ from pipeline.artifacts.openers import ranked_words
 from pipeline.artifacts.optimal import lowest_openers
 from pipeline.artifacts.patterns import MATRICES, chunk_count
 from pipeline.core.errors import PipelineError
-from pipeline.editions import edition_settings, edition_sources, enabled_editions
+from pipeline.editions import edition_settings, edition_sources, enabled_editions, list_sources
 from pipeline.workflow_checks import stop
 
 # The solver benchmark's units of work (one job each): unit id -> strategy and openers.
@@ -78,6 +78,18 @@ def get_unit_file(path, needs):
     return inputs
 
 
+def get_played_file(path, needs):
+    """An input function: `path` (and its seal) when some solver unit's strategy `needs`
+    it (the history benchmark replays every strategy)."""
+
+    def inputs(wildcards):
+        if not any(needs(unit["strategy"]) for unit in PLAY_UNITS.values()):
+            return []
+        return sealed(path.format(edition=wildcards.edition))
+
+    return inputs
+
+
 def get_optimum_openers(wildcards):
     """optimal_openers.parquet for the summary's gaps, when an optimal strategy is played
     (then the optimal search runs anyway); otherwise the gaps are left empty."""
@@ -105,12 +117,21 @@ def get_raw(source):
 
 
 def get_word_list(kind):
-    """Input function: the raw word list `kind` (allowed or answers) of the edition."""
+    """Input function: the raw word list `kind` (allowed or answers) of the edition, or
+    the raw lists whose union it is."""
 
     def inputs(wildcards):
-        return get_raw(config["editions"][wildcards.edition][kind])
+        names = list_sources(config["editions"][wildcards.edition], kind)
+        return [path for name in names for path in get_raw(name)]
 
     return inputs
+
+
+def history_until(wildcards):
+    """history.until for an edition whose answers include the dated answers, else "", so
+    changing it rebuilds only those editions."""
+    uses = catalog.HISTORY_SOURCE in list_sources(config["editions"][wildcards.edition], "answers")
+    return config["history"]["until"] if uses else ""
 
 
 def allowed_of(edition):
@@ -325,7 +346,7 @@ def get_sealed_artifacts(wildcards):
     editions = enabled_editions(config)
     shared = list(dict.fromkeys(commonness_of(edition) for edition in editions))
     files = [path for edition in editions for path in edition_artifacts(edition)]
-    return sealed(*shared, *files, catalog.EDITIONS_TABLE)
+    return sealed(*shared, catalog.HISTORY, *files, catalog.EDITIONS_TABLE)
 
 
 def expand_editions(path):

@@ -39,6 +39,7 @@ rule tabulate_editions:
         words=expand_editions(catalog.WORDS),
         openers=expand_editions(catalog.OPENERS),
         optimal_openers=expand_editions(catalog.OPTIMAL_OPENERS),
+        history=sealed(catalog.HISTORY),
     output:
         table=[
             report(
@@ -68,6 +69,7 @@ rule tabulate_headline:
         words=expand_editions(catalog.WORDS),
         optimal_openers=expand_editions(catalog.OPTIMAL_OPENERS),
         summaries=expand_editions(catalog.BENCHMARK_SUMMARY),
+        history=sealed(catalog.HISTORY),
     output:
         headline=[catalog.HEADLINE, str(seal.seal_path(catalog.HEADLINE))],
     params:

@@ -54,3 +54,34 @@ rule summarize_benchmarks:
         "logs/benchmarks/summarize_benchmarks/{edition}/benchmarks.tsv"
     script:
         "../scripts/summarize_benchmarks.py"
+
+
+rule play_history:
+    input:
+        history=sealed(catalog.HISTORY),
+        words=sealed(catalog.WORDS),
+        commonness=get_commonness,
+        patterns=get_answer_matrix,
+        games=sealed(catalog.BENCHMARK_GAMES),
+        score_model=sealed(catalog.SCORE_MODEL),
+        openers=get_played_file(catalog.OPENERS, needs_rankings),
+        second_guesses=get_played_file(catalog.SECOND_GUESSES, needs_second_guesses),
+        optimal_openers=get_played_file(catalog.OPTIMAL_OPENERS, needs_optimal),
+        optimal_trees=get_played_file(catalog.OPTIMAL_TREES, needs_optimal),
+    output:
+        benchmark_history=sealed(catalog.BENCHMARK_HISTORY),
+        summary=sealed(catalog.BENCHMARK_HISTORY_SUMMARY),
+    params:
+        code("pipeline.stages.play_history"),
+        strategies=config["solver"]["strategies"],
+        max_turns=config["solver"]["max_turns"],
+    resources:
+        mem_mb=1500,
+    message:
+        JOB_MESSAGE
+    log:
+        "logs/play_history/{edition}/history.log",
+    benchmark:
+        "logs/benchmarks/play_history/{edition}/history.tsv"
+    script:
+        "../scripts/play_history.py"

@@ -9,6 +9,7 @@ checkpoint build_word_index:
         words=sealed(catalog.WORDS),
     params:
         code("pipeline.stages.build_word_index"),
+        until=history_until,
     message:
         JOB_MESSAGE
     log:
@@ -17,3 +18,25 @@ checkpoint build_word_index:
         "logs/benchmarks/build_word_index/{edition}/words.tsv"
     script:
         "../scripts/build_word_index.py"
+
+
+# The answers as the NYT played them, by day, shared by every edition: which editions'
+# answer lists hold each one (a column per enabled edition).
+rule build_history:
+    input:
+        source=get_raw(catalog.HISTORY_SOURCE),
+        words=expand_editions(catalog.WORDS),
+    output:
+        history=sealed(catalog.HISTORY),
+    params:
+        code("pipeline.stages.build_history"),
+        editions=enabled_editions(config),
+        until=config["history"]["until"],
+    message:
+        JOB_MESSAGE
+    log:
+        "logs/build_history/history.log",
+    benchmark:
+        "logs/benchmarks/build_history/history.tsv"
+    script:
+        "../scripts/build_history.py"
