@@ -40,7 +40,7 @@ CASES = [
     (SOLVED_THEN_MORE, "input", 2, "guess 2 'slate' comes after the game was solved"),
     (["nanny", "BBBBB"] * 7, "input", 2, "Wordle allows 6 guesses"),
     (["--hard", "tarse", "GBBBB", "eerie", "BBBBB"], "input", 2, "not allowed in hard mode"),
-    (["tarse", "GGGGB"], "inconsistent", 1, "no answer is consistent with tarse GGGGB"),
+    (["tarse", "GGGGB"], "inconsistent", 1, "no allowed word is consistent with tarse GGGGB"),
 ]
 
 
