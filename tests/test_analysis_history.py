@@ -17,7 +17,10 @@ from pipeline.analysis.history import (
 )
 from pipeline.analysis.word_lists import parse_word_list
 from pipeline.artifacts.history import read_history, write_history
+from pipeline.artifacts.words import read_word_index
 from pipeline.core.errors import ArtifactError, InputError
+from pipeline.stages.build_word_index import build_word_index
+from tests.artifact_set import write_raw_inputs
 from tests.conftest import history_json
 
 GOOD = b'{"2021-06-19": "cigar", "2021-06-20": "rebut", "2021-06-21": "cigar"}'
@@ -114,3 +117,26 @@ def test_the_real_archive_counts(mirror):
     union = union_word_lists([parse_word_list((mirror / "nyt20230701/answers.txt").read_bytes(),
                                               "a"), played_answers(history)])  # fmt: skip
     assert len(union.words) == 3162
+
+
+def test_the_word_index_of_a_union_and_its_errors_name_the_source_file(tmp_path):
+    """build_word_index over [answers, history]: the days played up to until join the
+    answers; an answer of either source that is not allowed is named in its own file."""
+    sources = {
+        "allowed": b"cigar\nrebut\nsissy\nhumph\n",
+        "answers": b"cigar\n",
+        "history": history_json(["rebut", "cigar", "humph"]).encode(),
+    }
+    raw = write_raw_inputs(tmp_path / "raw", sources)
+    words = tmp_path / "words.parquet"
+    union = [raw["answers"], raw["history"]]
+    build_word_index(allowed=raw["allowed"], answers=union, words=words, until="2021-06-20")
+    assert read_word_index(words).answers == ("cigar", "rebut")  # humph not played yet
+    build_word_index(allowed=raw["allowed"], answers=union, words=words, until="")
+    assert read_word_index(words).answers == ("cigar", "humph", "rebut")
+    raw = write_raw_inputs(tmp_path / "raw", {**sources, "allowed": b"cigar\nrebut\n"})
+    with pytest.raises(InputError) as error:
+        build_word_index(allowed=raw["allowed"], answers=union, words=words, until="")
+    assert str(error.value) == (
+        f"{raw['history']}: entry '2021-06-21': 'humph' is not an allowed guess"
+    )

@@ -249,7 +249,7 @@ def test_a_local_source_that_is_no_file_is_named_by_its_key(tmp_path):
         (
             {EDITION: {"allowed": "allowed", "answers": "nowhere"}},
             f"config: editions.{EDITION}.answers: 'nowhere' is not a word list of sources "
-            "(known: allowed, answers, answers_nyt2023, allowed_orig, answers_orig)",
+            "(known: allowed, answers, history, answers_nyt2023, allowed_orig, answers_orig)",
         ),
         (
             {EDITION: {"enabled": False}},

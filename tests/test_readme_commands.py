@@ -22,7 +22,14 @@ import yaml
 
 from pipeline.core.wordle import encode_words
 from pipeline.kernels.feedback import feedback_matrix
-from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_COUNTS, REPO
+from tests.conftest import (
+    FIXTURE_ALLOWED,
+    FIXTURE_ANSWERS,
+    FIXTURE_COUNTS,
+    REPO,
+    history_days,
+    history_json,
+)
 from tests.workflow_helpers import copy_kernel_cache, copy_source, fixture_env
 
 README = REPO / "README.md"
@@ -118,6 +125,9 @@ def write_shared_mirror(folder: Path) -> dict[str, str]:
         "\n".join(sorted({*allowed, "zesty", "zonal"})) + "\n"
     )
     (folder / "orig" / "answers.txt").write_text("\n".join(sorted({*answers, "zonal"})) + "\n")
+    (folder / "history").mkdir()  # the dated answers (every one an allowed word)
+    played = history_days(allowed, answers)[0]
+    (folder / "history" / "wordle_solutions.json").write_text(history_json(played))
     # the extended answer list: the answers and a few more allowed words
     (folder / "nyt20230701").mkdir()
     later = sorted({*answers, *allowed[:3]})
@@ -128,13 +138,15 @@ def write_shared_mirror(folder: Path) -> dict[str, str]:
     }
 
 
-# The word lists of the default editions and where the real mirror keeps them.
+# The word lists of the default editions, the dated answers, and where the real mirror
+# keeps them.
 MIRROR_PATHS = {
     "allowed": "allowed.txt",
     "answers": "answers.txt",
     "answers_nyt2023": "nyt20230701/answers.txt",
     "allowed_orig": "orig/allowed.txt",
     "answers_orig": "orig/answers.txt",
+    "history": "history/wordle_solutions.json",
 }
 
 

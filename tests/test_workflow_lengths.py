@@ -13,6 +13,7 @@ import polars as pl
 import pytest
 
 from pipeline.artifacts import benchmark as store
+from tests.conftest import FIXTURE_UNTIL, history_days, history_json
 from tests.test_optimal_search import INF, BruteForce
 from tests.workflow_helpers import EDITION, copy_kernel_cache, make_checkout, snakemake
 
@@ -42,6 +43,11 @@ def write_mirror(checkout, allowed: list[str], answers: list[str]) -> None:
     (mirror / "answers.txt").write_text("\n".join(answers) + "\n")
     counts = "".join(f"{word},{1000 * (i + 1)}\n" for i, word in enumerate(allowed))
     (mirror / "unigram_freq.csv").write_text("word,count\n" + counts)
+    # The edition's answers are [answers, history]: dated answers of this length, whose
+    # days up to the fixture's history.until add no answer.
+    played, until = history_days(allowed, answers)
+    assert until == FIXTURE_UNTIL
+    (mirror / "history" / "wordle_solutions.json").write_text(history_json(played))
 
 
 @pytest.mark.parametrize("length", [6, 10, 1])

@@ -133,15 +133,20 @@ def union_word_lists(lists: Sequence[WordList]) -> WordList:
     return WordList(path, tuple(seen), tuple(seen.values()), lists[0].length)
 
 
+def check_allowed(history: History, allowed: frozenset[str]) -> None:
+    """Every answer played must be an allowed guess: one line naming the first that is not."""
+    for day, word in zip(history.dates, history.words, strict=True):
+        if word not in allowed:
+            raise InputError(history.path, f"entry '{day}': {word!r} is not an allowed guess")
+
+
 def history_table(
     history: History, allowed: frozenset[str], answers: Mapping[str, frozenset[str]]
 ) -> pa.Table:
     """One row per played day: date, puzzle number, answer, whether it repeats an earlier
     answer and the day it was first played, and per edition whether its answer list holds
     it (`in_<edition>`). Every answer must be an allowed guess (`allowed`)."""
-    for day, word in zip(history.dates, history.words, strict=True):
-        if word not in allowed:
-            raise InputError(history.path, f"entry '{day}': {word!r} is not an allowed guess")
+    check_allowed(history, allowed)
     days = list(zip(history.dates, history.words, strict=True))
     first: dict[str, dt.date] = {}
     for day, word in days:

@@ -146,10 +146,9 @@ def allowed_index(allowed: WordList) -> WordIndex:
     return WordIndex(words, np.zeros(len(words), dtype=bool), np.empty(0, dtype=np.int64))
 
 
-def build_word_index(allowed: WordList, answers: WordList) -> pa.Table:
-    """The index of the allowed list, with the answers marked. Every answer must be an
-    allowed word: editions that name one allowed list share what depends on it alone
-    (its commonness), so the index is the allowed list, whatever the answers."""
+def check_answers(allowed: WordList, answers: WordList) -> None:
+    """Every answer must be an allowed word of the same length (one line naming the
+    answer list's file and the first line that is not)."""
     if answers.length != allowed.length:
         raise InputError(
             answers.path,
@@ -166,6 +165,13 @@ def build_word_index(allowed: WordList, answers: WordList) -> pa.Table:
             "every answer must be an allowed guess",
             answers.lines[missing[0]],
         )
+
+
+def build_word_index(allowed: WordList, answers: WordList) -> pa.Table:
+    """The index of the allowed list, with the answers marked. Every answer must be an
+    allowed word (check_answers): editions that name one allowed list share what depends
+    on it alone (its commonness), so the index is the allowed list, whatever the answers."""
+    check_answers(allowed, answers)
     words = index_words(allowed)
     answer_set = set(answers.words)
     is_answer = [word in answer_set for word in words]

@@ -5,22 +5,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.analysis.history import parse_history, played, played_answers, union_word_lists
-from pipeline.analysis.word_lists import WordList, parse_word_list
+from pipeline.analysis.history import (
+    check_allowed,
+    parse_history,
+    played,
+    played_answers,
+    union_word_lists,
+)
+from pipeline.analysis.word_lists import WordList, check_answers, parse_word_list
 from pipeline.analysis.word_lists import build_word_index as merge_word_lists
 from pipeline.artifacts import raw as raw_artifact
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.catalog import HISTORY_SOURCE
 
 
-def read_answer_list(path: Path, length: int, until: str) -> WordList:
-    """One raw answer source: a word list, or the dated answers (the words played up to
-    `until`, history.until)."""
+def read_answer_list(path: Path, allowed: WordList, until: str) -> WordList:
+    """One raw answer source, checked against the allowed list (errors name its own file):
+    a word list, or the dated answers (the words played up to `until`, history.until)."""
     shown = raw_artifact.shown_name(path)
     data = raw_artifact.read_raw(path)
     if raw_artifact.read_provenance(path).get("source") == HISTORY_SOURCE:
-        return played_answers(played(parse_history(data, shown), until))
-    return parse_word_list(data, shown, length=length)
+        days = played(parse_history(data, shown), until)
+        check_allowed(days, frozenset(allowed.words))
+        return played_answers(days)
+    answers = parse_word_list(data, shown, length=allowed.length)
+    check_answers(allowed, answers)
+    return answers
 
 
 def build_word_index(*, allowed: Path, answers: Sequence[Path], words: Path, until: str) -> None:
@@ -28,7 +38,7 @@ def build_word_index(*, allowed: Path, answers: Sequence[Path], words: Path, unt
     answer lists `answers` (the edition's `answers: [..., ...]`)."""
     allowed_list = parse_word_list(raw_artifact.read_raw(allowed), raw_artifact.shown_name(allowed))
     answer_list = union_word_lists(
-        [read_answer_list(path, allowed_list.length, until) for path in answers]
+        [read_answer_list(path, allowed_list, until) for path in answers]
     )
     table = merge_word_lists(allowed_list, answer_list)
     inputs = {"allowed": allowed} | (
