@@ -212,9 +212,11 @@ def built(tmp_path_factory) -> Path:
     from tests import workflow_helpers
     from tests.workflow_helpers import make_checkout, snakemake
 
+    # Beside pytest's numbered folders, so later runs of the same code reuse it; named by
+    # what it is built from, so other code never reads it.
     root = tmp_path_factory.getbasetemp().parent
-    checkout = root / "built-checkout"
-    with FileLock(str(root / "built-checkout.lock")):
+    checkout = root / f"built-checkout-{workflow_helpers.fixture_digest()}"
+    with FileLock(f"{checkout}.lock"):
         if not (checkout / "data" / "derived" / "datapackage.json").is_file():
             shutil.rmtree(checkout, ignore_errors=True)
             make_checkout(checkout)

@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import yaml
@@ -83,6 +84,39 @@ FIXTURE_CONFIG = {
 }
 
 SOURCE_PARTS = ("Snakefile", "config.yaml", "workflow", "pipeline")
+
+
+def _source_files() -> list[Path]:
+    """The files copy_source copies, in a fixed order."""
+    files = []
+    for part in SOURCE_PARTS:
+        source = REPO / part
+        found = source.rglob("*") if source.is_dir() else [source]
+        files += [
+            path
+            for path in found
+            if path.is_file()
+            and "__pycache__" not in path.parts
+            and path.suffix not in (".pyc", ".nbi", ".nbc")
+        ]
+    return sorted(files)
+
+
+def fixture_digest() -> str:
+    """sha256 of everything a fixture build is made from: the workflow's source, the test
+    config and the fixture mirror. It names the shared build's folder, which outlives a
+    pytest run: a checkout of other code (another branch, a later commit) builds its own
+    instead of reading artifacts made by other code."""
+    digest = hashlib.sha256(json.dumps(FIXTURE_CONFIG, sort_keys=True).encode())
+    for path in _source_files():
+        digest.update(f"{path.relative_to(REPO).as_posix()}\0".encode())
+        digest.update(path.read_bytes())
+    with tempfile.TemporaryDirectory() as folder:
+        mirror = write_fixture_mirror(Path(folder))
+        for path in sorted(p for p in mirror.rglob("*") if p.is_file()):
+            digest.update(f"mirror/{path.relative_to(mirror).as_posix()}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def copy_source(destination: Path) -> None:
