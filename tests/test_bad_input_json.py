@@ -136,3 +136,30 @@ def test_any_command_line_with_json_gives_one_document(argv):
         ("data", 1),
         ("inconsistent", 1),
     }
+
+
+@pytest.mark.parametrize("mode", [[], ["--hard"]])
+def test_a_missing_optional_file_changes_the_answer_not_the_time(trees, tmp_path, mode):
+    """Without optimal_openers.parquet (optional) the console script still answers within
+    its budget, in a process of its own that ends without waiting for the search it left
+    running: one JSON document, each guess proven or marked not valued in time, with no E."""
+    from pipeline.artifacts import optimal
+    from tests.test_assistant_budget import TINY, UNVALUED, colours
+
+    copy = tmp_path / "derived"
+    shutil.copytree(trees, copy)
+    for path in (copy / optimal.OPENERS_FILE, copy / f"{optimal.OPENERS_FILE}.seal.json"):
+        path.unlink()
+    script = Path(sys.executable).with_name("wordle-assist")
+    turns = ["slate", colours("slate", "crate")]
+    result = subprocess.run(
+        [str(script), "--json", *mode, *turns, "--budget", TINY, "--data", str(copy)],
+        capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    suggestions = json.loads(result.stdout)["suggestions"]
+    unvalued = [row for row in suggestions if not row["valued"]]
+    assert unvalued and all(
+        row["evidence"] == UNVALUED and row["expected_guesses"] is None for row in unvalued
+    )
+    assert all(row["evidence"] == "proven" for row in suggestions if row["valued"])
