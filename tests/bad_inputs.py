@@ -104,6 +104,27 @@ FREQUENCY_CASES: dict[str, tuple[bytes, int | None, str]] = {
         "12000000000000000000, more than int64 holds",
     ),
 }
+HISTORY_CASES: dict[str, tuple[bytes, int | None, str]] = {
+    # the dated answers, {"YYYY-MM-DD": "word"}: (content, line or None, fragment)
+    "not json": (b'{"2021-06-19": "cigar",\n', 2, "not JSON: Expecting property name"),
+    "a list": (b'["cigar"]', None, "expected a JSON object"),
+    "empty": (b"", 1, "not JSON"),
+    "malformed date": (b'{"2021-6-19": "cigar"}', None, "entry '2021-6-19': not a date of"),
+    "no such day": (b'{"2021-02-30": "cigar"}', None, "entry '2021-02-30': not a date of"),
+    "date given twice": (
+        b'{"2021-06-19": "cigar", "2021-06-20": "rebut", "2021-06-19": "sissy"}',
+        None,
+        "entry '2021-06-19': the date is given twice",
+    ),
+    "gap": (
+        b'{"2021-06-19": "cigar", "2021-06-22": "rebut"}',
+        None,
+        "entry '2021-06-22': the days after 2021-06-19 up to it are missing",
+    ),
+    "not a word": (b'{"2021-06-19": "ci-ar"}', None, "entry '2021-06-19': 'ci-ar' is not a word"),
+    "a number": (b'{"2021-06-19": 5}', None, "entry '2021-06-19': '5' is not a word"),
+    "latin-1": ('{"2021-06-19": "r\xe9but"}'.encode("latin-1"), 1, "not UTF-8"),
+}
 SUMS_ONLY_FOR_INDEX_WORDS = {"case variants overflow int64"}  # the fetch check keeps no words
 
 ARCHIVE_CASES: dict[str, tuple[bytes, str]] = {

@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.analysis.frequency import parse_frequency_counts
+from pipeline.analysis.history import parse_history
 from pipeline.analysis.word_lists import parse_word_list
 from pipeline.artifacts import raw
 from pipeline.core.errors import InputError, PipelineError
@@ -35,6 +36,7 @@ from tests.bad_inputs import (
     FREQUENCY_CASES,
     GOOD_ALLOWED,
     GOOD_ANSWERS,
+    HISTORY_CASES,
     MEMBER,
     SUMS_ONLY_FOR_INDEX_WORDS,
     WORD_LIST_CASES,
@@ -193,6 +195,42 @@ def test_fetching_a_bad_frequency_file_names_the_users_file(tmp_path, case):
     (tmp_path / "my" / "freq.csv").write_bytes(content)
     result = fetch(tmp_path, "frequency", {"kind": "local", "path": "my/freq.csv"})
     assert_fetch_refused(tmp_path, result, where("my/freq.csv", line), fragment)
+
+
+# --- the dated answers --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", sorted(HISTORY_CASES))
+def test_fetching_a_bad_history_file_names_the_users_file(tmp_path, case):
+    content, line, fragment = HISTORY_CASES[case]
+    (tmp_path / "my").mkdir()
+    (tmp_path / "my" / "days.json").write_bytes(content)
+    result = fetch(tmp_path, "history", {"kind": "local", "path": "my/days.json"})
+    assert_fetch_refused(tmp_path, result, where("my/days.json", line), fragment)
+
+
+HISTORY_PIECES = st.sampled_from(
+    [b"{", b"}", b",", b":", b'"', b" ", b"\n", b"[", b"]", b"5", b"null", b"\xff"]
+    + [b'"2021-06-19"', b'"2021-06-20"', b'"2021-06-22"', b'"2021-6-19"', b'"2021-02-30"']
+    + [b'"cigar"', b'"rebut"', b'"ci-ar"', b'"abc"', b'"K\\u212aebab"', b'""']
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.one_of(st.binary(max_size=80), st.lists(HISTORY_PIECES, max_size=30).map(b"".join)))
+@example(data=b'{"2021-06-19": "cigar", "2021-06-20": "rebut"}')
+def test_any_bytes_as_a_history_file_give_days_or_a_located_error(data):
+    """Days without a gap, one word each of one length, or one line naming the file."""
+    try:
+        history = parse_history(data, "h.json")
+    except InputError as error:
+        assert error.path == "h.json" and "\n" not in str(error)
+        assert error.line is None or 1 <= error.line <= data.count(b"\n") + 1
+        return
+    days = [day.toordinal() for day in history.dates]
+    assert days == list(range(days[0], days[0] + len(days)))
+    assert len({len(word) for word in history.words}) == 1
+    assert all(word.isascii() and word.isalpha() and word.islower() for word in history.words)
 
 
 def test_repeated_words_are_summed_with_one_warning(tmp_path):
