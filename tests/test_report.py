@@ -36,6 +36,11 @@ EXPECTED = {
         "1. Benchmark summary",
     ),
     f"data/derived/{EDITION}/plots/guess-distribution.png": ("img", "Benchmark", "2. Guess counts"),
+    f"data/derived/{EDITION}/plots/history-benchmark.png": (
+        "img",
+        "Benchmark",
+        "3. The days the NYT played",
+    ),
     f"data/derived/{EDITION}/tables/proven-openers.html": (
         "iframe",
         "Openers",
