@@ -111,6 +111,7 @@ def test_a_bad_list_in_data_raw_is_refused_by_the_word_index(tmp_path, case, whi
         "build_word_index",
         input=inputs,
         output={"words": sealed(f"data/derived/{EDITION}/words.parquet")},
+        params={"until": ""},
     )
     shown = f"my/{which}.txt (copied to data/raw/{which}.txt)"
     message = assert_refused(result, "build_word_index: ", where(shown, line), fragment)
@@ -134,7 +135,11 @@ def test_answers_of_another_length_than_the_allowed_words(tmp_path):
         "answers": sealed(write_local_raw(tmp_path, "answers", b"\ncigars\n")),
     }
     result = run_rule(
-        tmp_path, "build_word_index", input=inputs, output={"words": sealed(WORDS_PATH)}
+        tmp_path,
+        "build_word_index",
+        input=inputs,
+        output={"words": sealed(WORDS_PATH)},
+        params={"until": ""},
     )
     assert_refused(
         result,
