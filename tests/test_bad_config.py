@@ -186,8 +186,8 @@ CONFIG_CASES = {
     ),
     "unknown top-level key": (
         {"solvr": {}},
-        "solvr: unknown key (allowed here: commonness, download, editions, mirror, openers, "
-        "optimal, patterns, solver, sources)",
+        "solvr: unknown key (allowed here: commonness, download, editions, history, mirror, "
+        "openers, optimal, patterns, solver, sources)",
     ),
 }
 

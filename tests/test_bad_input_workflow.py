@@ -108,7 +108,11 @@ def test_a_damaged_kaggle_archive_through_snakemake(tmp_path):
     data, fragment = ARCHIVE_CASES["bad crc"]
     checkout = make_checkout(tmp_path / "c", mirror="")
     config = read_config(checkout)
-    config["sources"] = local_sources(allowed="mirror/allowed.txt", answers="mirror/answers.txt")
+    config["sources"] = local_sources(
+        allowed="mirror/allowed.txt",
+        answers="mirror/answers.txt",
+        history="mirror/history/wordle_solutions.json",
+    )
     (checkout / "test-config.yaml").write_text(yaml.safe_dump(config))
     archive, env = fake_kagglehub(checkout, data)
     result = run_snakemake(checkout, env)

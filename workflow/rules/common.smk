@@ -4,7 +4,7 @@
 import json
 import os
 
-from snakemake.exceptions import IncompleteCheckpointException
+from snakemake.exceptions import IncompleteCheckpointException, WorkflowError
 from snakemake.io import checkpoint_target
 
 from pipeline import dag, scheduling
@@ -224,15 +224,19 @@ def checkpoint_output(checkpoint, name, **wildcards):
     config change on a built folder (optimal.max_guesses, say) reruns the jobs that output
     was built from, so it turns stale while this run is rebuilding it; read then, it
     would fail its seal inside an input function, which Snakemake shows with a traceback.
-    A stale output is therefore a checkpoint not done yet: Snakemake waits for its job
-    and asks again.
+    A stale output, or one the rerun has removed before rebuilding it, is therefore a
+    checkpoint not done yet: Snakemake waits for its job and asks again.
     """
     path, path_seal = getattr(checkpoint.get(**wildcards).output, name)
+    not_done = IncompleteCheckpointException(checkpoint.rule, checkpoint_target(path))
     for file in (path, path_seal):
-        with file.open("rb"):
-            pass
+        try:
+            with file.open("rb"):  # fetched first from remote storage, if any
+                pass
+        except (OSError, WorkflowError):
+            raise not_done from None
     if dag.is_stale(path):
-        raise IncompleteCheckpointException(checkpoint.rule, checkpoint_target(path))
+        raise not_done
     return path
 
 
