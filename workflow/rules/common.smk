@@ -4,7 +4,7 @@
 import json
 import os
 
-from snakemake.exceptions import IncompleteCheckpointException, WorkflowError
+from snakemake.exceptions import IncompleteCheckpointException
 from snakemake.io import checkpoint_target
 
 from pipeline import dag, scheduling
@@ -230,11 +230,10 @@ def checkpoint_output(checkpoint, name, **wildcards):
     path, path_seal = getattr(checkpoint.get(**wildcards).output, name)
     not_done = IncompleteCheckpointException(checkpoint.rule, checkpoint_target(path))
     for file in (path, path_seal):
-        try:
-            with file.open("rb"):  # fetched first from remote storage, if any
-                pass
-        except (OSError, WorkflowError):
-            raise not_done from None
+        if not file.is_storage and not os.path.exists(file):
+            raise not_done
+        with file.open("rb"):  # Snakemake fetches it first from remote storage, if any
+            pass
     if dag.is_stale(path):
         raise not_done
     return path
