@@ -86,17 +86,23 @@ def assert_fetch_refused(
     assert files_under(workdir / "data") == []
 
 
+def assert_local_fetch_refused(workdir: Path, source: str, name: str, case: tuple) -> None:
+    """The user's local file my/<name> holding a bad `case` (content, line, fragment) is
+    refused by the fetch step with one line naming it, and nothing is written."""
+    content, line, fragment = case
+    (workdir / "my").mkdir()
+    (workdir / "my" / name).write_bytes(content)
+    result = fetch(workdir, source, {"kind": "local", "path": f"my/{name}"})
+    assert_fetch_refused(workdir, result, where(f"my/{name}", line), fragment)
+
+
 # --- word lists ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("case", sorted(WORD_LIST_CASES))
 @pytest.mark.parametrize("which", ["allowed", "answers"])
 def test_fetching_a_bad_local_list_names_the_users_file(tmp_path, case, which):
-    content, line, fragment = WORD_LIST_CASES[case]
-    (tmp_path / "my").mkdir()
-    (tmp_path / "my" / "list.txt").write_bytes(content)
-    result = fetch(tmp_path, which, {"kind": "local", "path": "my/list.txt"})
-    assert_fetch_refused(tmp_path, result, where("my/list.txt", line), fragment)
+    assert_local_fetch_refused(tmp_path, which, "list.txt", WORD_LIST_CASES[case])
 
 
 @pytest.mark.parametrize("case", sorted(WORD_LIST_CASES))
@@ -195,11 +201,7 @@ def test_bad_frequency_file_gets_a_clear_error_and_no_artifact(tmp_path, case):
 
 @pytest.mark.parametrize("case", sorted(set(FREQUENCY_CASES) - SUMS_ONLY_FOR_INDEX_WORDS))
 def test_fetching_a_bad_frequency_file_names_the_users_file(tmp_path, case):
-    content, line, fragment = FREQUENCY_CASES[case]
-    (tmp_path / "my").mkdir()
-    (tmp_path / "my" / "freq.csv").write_bytes(content)
-    result = fetch(tmp_path, "frequency", {"kind": "local", "path": "my/freq.csv"})
-    assert_fetch_refused(tmp_path, result, where("my/freq.csv", line), fragment)
+    assert_local_fetch_refused(tmp_path, "frequency", "freq.csv", FREQUENCY_CASES[case])
 
 
 # --- the dated answers --------------------------------------------------------------------
@@ -207,11 +209,7 @@ def test_fetching_a_bad_frequency_file_names_the_users_file(tmp_path, case):
 
 @pytest.mark.parametrize("case", sorted(HISTORY_CASES))
 def test_fetching_a_bad_history_file_names_the_users_file(tmp_path, case):
-    content, line, fragment = HISTORY_CASES[case]
-    (tmp_path / "my").mkdir()
-    (tmp_path / "my" / "days.json").write_bytes(content)
-    result = fetch(tmp_path, "history", {"kind": "local", "path": "my/days.json"})
-    assert_fetch_refused(tmp_path, result, where("my/days.json", line), fragment)
+    assert_local_fetch_refused(tmp_path, "history", "days.json", HISTORY_CASES[case])
 
 
 HISTORY_PIECES = st.sampled_from(
