@@ -38,7 +38,7 @@ import numpy as np
 import pyarrow as pa
 import yaml
 
-from pipeline.analysis.optimal_tables import ALL_OPENERS, select_openers
+from pipeline.analysis.optimal_plan import OptimalPlan
 from pipeline.analysis.play_units import (
     needs_optimal,
     needs_rankings,
@@ -55,6 +55,7 @@ from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.patterns import INDEX_FILE, MATRICES, chunk_count, chunk_name
 from pipeline.artifacts.raw import write_raw
 from pipeline.core.files import sha256_bytes
+from pipeline.plan import optimal as optimal_plan
 from pipeline.stages.bound_openers import bound_openers
 from pipeline.stages.build_commonness import build_commonness
 from pipeline.stages.build_datapackage import build_datapackage
@@ -601,68 +602,66 @@ def optimal_inputs(result: ArtifactSet, strategy: dict[str, Any]) -> dict[str, P
     return {"optimal_openers": result.optimal_openers, "optimal_trees": result.optimal_trees}
 
 
-def optimal_jobs(result: ArtifactSet) -> list[tuple[str, str]]:
-    """(mode, opener) of every solve_optimal job, chosen as the workflow chooses them."""
-    settings = result.settings
-    index = words_artifact.read_word_index(result.words)
-    top = settings.optimal_top
-    ranking = (
-        []
-        if top == ALL_OPENERS
-        else openers_artifact.opener_ranking(result.openers, index, "answers")
+def plan_of(settings: Settings) -> OptimalPlan:
+    """The optimal stage's plan of the settings (the workflow resolves an edition's)."""
+    return OptimalPlan.of(
+        {
+            "top": settings.optimal_top,
+            "certify": settings.certify,
+            "openers": settings.optimal_openers,
+            "modes": settings.optimal_modes,
+        }
     )
-    chosen = select_openers(index.words, ranking, top, settings.optimal_openers)
-    return [(mode, opener) for mode in settings.optimal_modes for opener in chosen]
+
+
+def optimal_jobs(result: ArtifactSet) -> list[tuple[str, str]]:
+    """(mode, opener) of the first solve_optimal jobs, chosen as the workflow chooses them."""
+    return optimal_plan.first_jobs(plan_of(result.settings), result.openers)
 
 
 def solve_optimal_jobs(result: ArtifactSet, words: Path, patterns: list[Path]) -> None:
     """Every job of the optimal stage in the workflow's order: the first solve_optimal
     jobs; with certify, the bound parts, their merge, the lowest-bounded openers' jobs and
-    the screen parts; then merge_optimal."""
-    settings = result.settings
+    the screen parts; then merge_optimal. The jobs are chosen by the workflow's plan
+    (pipeline.plan.optimal)."""
+    settings, plan = result.settings, plan_of(result.settings)
     jobs = optimal_jobs(result)
     _solve(result, words, patterns, jobs)
-    screen: list[tuple[str, int]] = []
-    if settings.certify:
-        for mode in settings.optimal_modes:
+    bounds = {mode: result.work / "optimal" / f"bounds-{mode}.parquet" for mode in plan.modes}
+    if plan.certify:
+        for mode in plan.modes:
             _bound(result, words, patterns, mode, [result.optimal_part(m, o, "summary")
                                                    for m, o in jobs])  # fmt: skip
-        proven = {mode: {o for m, o in jobs if m == mode} for mode in settings.optimal_modes}
+        n_words = len(words_artifact.read_word_index(words).words)
         more = [
-            (mode, opener)
-            for mode in settings.optimal_modes
-            for opener in optimal_artifact.lowest_openers(
-                result.work / "optimal" / f"bounds-{mode}.parquet", proven[mode],
-                settings.optimal_top,
-            )
-        ]  # fmt: skip
+            job
+            for mode in plan.modes
+            for job in optimal_plan.next_jobs(plan, mode, bounds[mode], jobs, n_words)
+        ]
         _solve(result, words, patterns, more)
         jobs += more
-        screen = [(m, p) for m in settings.optimal_modes for p in range(settings.screen_parts)]
-        for mode, part in screen:
-            screen_openers(
-                words=words, patterns=patterns,
-                bounds=result.work / "optimal" / f"bounds-{mode}.parquet",
-                proven=[result.optimal_part(m, o, "summary") for m, o in jobs],
-                summary=result.screen_part(mode, part, "summary"),
-                tree=result.screen_part(mode, part, "tree"), mode=mode, part=part,
-                parts=settings.screen_parts, top=settings.optimal_top,
-                max_guesses=settings.max_guesses,
-            )  # fmt: skip
+    screen = optimal_plan.screen_jobs(plan, settings.screen_parts)
+    for mode, part in screen:
+        screen_openers(
+            words=words, patterns=patterns, bounds=bounds[mode],
+            proven=[result.optimal_part(m, o, "summary") for m, o in jobs],
+            summary=result.screen_part(mode, part, "summary"),
+            tree=result.screen_part(mode, part, "tree"), mode=mode, part=part,
+            parts=settings.screen_parts, top=plan.top, max_guesses=settings.max_guesses,
+        )  # fmt: skip
     merge_optimal(
         words=words,
         summaries=[result.optimal_part(m, o, "summary") for m, o in jobs],
         trees=[result.optimal_part(m, o, "tree") for m, o in jobs],
         screen_summaries=[result.screen_part(m, p, "summary") for m, p in screen],
         screen_trees=[result.screen_part(m, p, "tree") for m, p in screen],
-        bounds=[result.work / "optimal" / f"bounds-{m}.parquet"
-                for m in settings.optimal_modes if settings.certify],
+        bounds=[bounds[m] for m in plan.modes if plan.certify],
         optimal_openers=result.optimal_openers,
         optimal_trees=result.optimal_trees,
-        top=settings.optimal_top,
-        certify=settings.certify,
+        top=plan.top,
+        certify=plan.certify,
         max_guesses=settings.max_guesses,
-    )  # fmt: skip
+    )
 
 
 def _solve(result: ArtifactSet, words: Path, patterns: list[Path], jobs: list) -> None:

@@ -2,7 +2,7 @@
 as one line naming the key and the value (plus at most a hint line), exit status 1.
 
 The schema (workflow/schemas/config.schema.yaml) types and bounds every value, each solver
-strategy's parameters included; pipeline.workflow_checks phrases its verdict. A property
+strategy's parameters included; pipeline.plan.config_checks phrases its verdict. A property
 test throws random values at it.
 """
 
@@ -17,7 +17,7 @@ import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from pipeline.workflow_checks import config_problem
+from pipeline.plan.config_checks import config_problem
 from tests.conftest import FIXTURE_ALLOWED
 from tests.workflow_helpers import EDITION, make_checkout, snakemake
 

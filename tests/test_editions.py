@@ -1,9 +1,9 @@
 """Editions whose answers are a union of sources: the sources read, and the one-line
-problems of a list name, checked before any job (pipeline.editions)."""
+problems of a list name, checked before any job (pipeline.plan.editions)."""
 
 from __future__ import annotations
 
-from pipeline.editions import builtin_editions, edition_problem, edition_sources, list_sources
+from pipeline.plan.editions import builtin_editions, edition_problem, edition_sources, list_sources
 from tests.conftest import REPO
 
 SCHEMA = REPO / "workflow" / "schemas" / "config.schema.yaml"

@@ -130,6 +130,7 @@ def merge_into(artifacts, folder: Path, jobs, screen) -> tuple[bytes, bytes]:
         bounds=[artifacts.work / "optimal" / f"bounds-{m}.parquet" for m in store.MODES],
         top=artifacts.settings.optimal_top,
         certify=True,
+        max_guesses=artifacts.settings.max_guesses,
         **out,
     )
     return out["optimal_openers"].read_bytes(), out["optimal_trees"].read_bytes()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import dag
+from pipeline.plan.code_version import code_version, import_closure
 from tests.conftest import REPO
 from tests.workflow_helpers import (
     clone_checkout,
@@ -125,7 +125,7 @@ def test_every_rule_hands_exactly_its_named_files_and_params_to_its_stage():
 
 def test_import_closures_are_modulefinders():
     for module, _ in set(rule_stages().values()):
-        assert set(dag.import_closure(REPO, module)) == modulefinder_closure(module), module
+        assert set(import_closure(REPO, module)) == modulefinder_closure(module), module
 
 
 def test_a_code_version_changes_exactly_with_the_modules_its_stage_imports(tmp_path):
@@ -136,14 +136,14 @@ def test_a_code_version_changes_exactly_with_the_modules_its_stage_imports(tmp_p
     shutil.copytree(REPO / "pipeline", root / "pipeline", ignore=shutil.ignore_patterns("__py*"))
     stages = sorted({module for module, _ in rule_stages().values()})
     closures = {stage: closure_files(stage) for stage in stages}
-    versions = {stage: dag.code_version(root, stage) for stage in stages}
-    assert versions == {stage: dag.code_version(REPO, stage) for stage in stages}
+    versions = {stage: code_version(root, stage) for stage in stages}
+    assert versions == {stage: code_version(REPO, stage) for stage in stages}
     assert len(set(versions.values())) == len(stages)
     for module in MODULES:
         path = root / module
         original = path.read_bytes()
         path.write_bytes(original + b"\n# edited by a test\n")
-        changed = {stage for stage in stages if dag.code_version(root, stage) != versions[stage]}
+        changed = {stage for stage in stages if code_version(root, stage) != versions[stage]}
         path.write_bytes(original)
         assert changed == {stage for stage in stages if module in closures[stage]}, module
 
@@ -175,7 +175,7 @@ def test_import_closure_reads_every_form_of_import(tmp_path):
         path = root / "pipeline" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-    closure = dag.import_closure(root, "pipeline.stage")
+    closure = import_closure(root, "pipeline.stage")
     assert closure == (
         "pipeline", "pipeline.a", "pipeline.b", "pipeline.c", "pipeline.c.d",
         "pipeline.f", "pipeline.h", "pipeline.stage",
@@ -196,7 +196,7 @@ def test_the_snakefile_starts_without_the_compute_libraries(tmp_path):
         check=True,
     )
     imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()}
-    assert {"snakemake", "pipeline.dag", "pipeline.analysis.optimal_tables"} <= imported
+    assert {"snakemake", "pipeline.plan.repair", "pipeline.analysis.optimal_tables"} <= imported
     assert not {"numba", "polars"} & imported
 
 
@@ -241,7 +241,7 @@ def test_every_rule_passes_its_stages_code_version_as_a_param():
     assert {name for name, *_ in rules} == set(rule_stages())
     for name, *_, python_inputs, code in rules:
         module, _ = rule_stages()[name]
-        assert code == [dag.code_version(REPO, module)], name
+        assert code == [code_version(REPO, module)], name
         assert python_inputs == set(), name
     imported = set().union(*(closure_files(module) for module, _ in rule_stages().values()))
     assert "pipeline/__init__.py" in imported

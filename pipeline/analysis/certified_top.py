@@ -16,13 +16,6 @@ from collections.abc import Collection, Mapping, Sequence
 
 import pyarrow as pa
 
-from pipeline.analysis.optimal_tables import ALL_OPENERS
-
-
-def top_count(top: int | str, n_words: int) -> int:
-    """K of config optimal.top ("all": every one of the n_words words)."""
-    return n_words if top == ALL_OPENERS else int(top)
-
 
 def stop_total(totals: Collection[int | None], top: int) -> int | None:
     """T of the stop rule: the top-th best proven total, or the worst proven one when
@@ -69,10 +62,10 @@ def certify_top(table: pa.Table, top: int) -> pa.Table:
     rows = table.to_pylist()
     for mode in dict.fromkeys(row["mode"] for row in rows):
         of_mode = [row for row in rows if row["mode"] == mode]
-        totals = sorted(row["total_guesses"] for row in of_mode if row["total_guesses"] is not None)
-        if not totals:
+        limit = stop_total([row["total_guesses"] for row in of_mode], top)
+        if limit is None:
             continue
-        limit = totals[min(top, len(totals)) - 1]
+        totals = sorted(row["total_guesses"] for row in of_mode if row["total_guesses"] is not None)
         for row in of_mode:
             total = row["total_guesses"]
             if total is not None and total <= limit:

@@ -11,7 +11,6 @@ from typing import Any
 
 import pyarrow as pa
 
-from pipeline.analysis.certified_top import lowest_bounded, top_count
 from pipeline.artifacts import parquet
 from pipeline.artifacts.parquet import described
 from pipeline.artifacts.seal import check_built_from
@@ -219,13 +218,3 @@ def read_proven_totals(summaries: Sequence[Path], words: Path, mode: str
             if row["mode"] == mode and row["proven"]:
                 totals[row["opener"]] = row["total_guesses"]
     return totals
-
-
-def lowest_openers(path: str | Path, proven: set[str], top: int | str) -> list[str]:
-    """The openers of a mode's bounds file to prove next: the `top` lowest-bounded ones
-    not in `proven` (ties by word id; see analysis.certified_top)."""
-    table = read_bounds(path).to_pydict()
-    words = dict(zip(table["opener_id"], table["opener"], strict=True))
-    bounds = dict(zip(table["opener_id"], table["second_level_bound"], strict=True))
-    done = {i for i, word in words.items() if word in proven}
-    return [words[i] for i in lowest_bounded(bounds, done, top_count(top, len(words)))]

@@ -1,5 +1,6 @@
 """What the Snakefile checks before any job runs, reported as one line instead of a wall.
 
+- check_config: every check below, in order, as the Snakefile's one call.
 - config_problem: why the config fails its schema, as one line naming the key and the
   value (`config: solver.strategies[0].top_n: 'abc' is not of type 'integer'`) and at
   most one hint line (the key's description from the schema). Snakemake's own message
@@ -24,9 +25,14 @@ from typing import Any, NoReturn
 
 import jsonschema
 import yaml
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import validate
 
 from pipeline.analysis.play_units import OPTIMAL_MODES
+from pipeline.plan.editions import duplicate_edition, edition_problem, merge_editions
 from pipeline.sources.fetch import MIRROR_ENV, resolve_mirror
+
+SCHEMA = "workflow/schemas/config.schema.yaml"  # under the workflow's base directory
 
 HINT_WIDTH = 200  # characters of a description shown in the hint line
 
@@ -192,3 +198,26 @@ def stop(message: str) -> NoReturn:
     """End Snakemake with `message` on stderr and exit status 1, no traceback."""
     print(message, file=sys.stderr)
     raise SystemExit(1)
+
+
+def check_config(config: dict[str, Any], workflow: Any) -> None:
+    """Complete and check Snakemake's `config` (in place) before the first job; a problem
+    stops the run as one line naming the key (Snakemake's own message is a wall).
+
+    A source given with --config is one whole entry (whole_source_entries). The user's
+    editions are merged over the built-in ones (pipeline.plan.editions); then every value
+    is typed and bounded by the schema, which also fills in its defaults; then come the
+    checks across entries; last, the mirror is handed to the fetch jobs.
+    """
+    whole_source_entries(config, workflow.config_settings.overwrite_config)
+    if problem := duplicate_edition(workflow.configfiles):
+        stop(problem)
+    schema_file = os.path.join(workflow.basedir, SCHEMA)
+    merge_editions(config, schema_file)
+    try:
+        validate(config, schema_file)
+    except WorkflowError as error:
+        stop(config_problem(config, schema_file, shown=SCHEMA) or " ".join(str(error).split()))
+    if problem := duplicate_label(config) or unsolved_mode(config) or edition_problem(config):
+        stop(problem)
+    export_mirror(config["mirror"])

@@ -136,3 +136,15 @@ def edition_sources(config: Mapping[str, Any]) -> list[str]:
     editions = [config["editions"][e] for e in enabled_editions(config)]
     names = [name for entry in editions for kind in LISTS for name in list_sources(entry, kind)]
     return list(dict.fromkeys([*names, FREQUENCY, HISTORY_SOURCE]))
+
+
+def history_until(config: Mapping[str, Any], edition: str) -> str:
+    """history.until for an edition whose answers include the dated answers, else "", so
+    changing it rebuilds only those editions."""
+    uses = HISTORY_SOURCE in list_sources(config["editions"][edition], "answers")
+    return config["history"]["until"] if uses else ""
+
+
+def allowed_of(config: Mapping[str, Any], edition: str) -> str:
+    """The source name of the edition's allowed list (the `wordlist` of what it shares)."""
+    return config["editions"][edition]["allowed"]

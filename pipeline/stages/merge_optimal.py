@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.analysis.certified_top import certify_top, top_count
+from pipeline.analysis.certified_top import certify_top
+from pipeline.analysis.optimal_plan import top_count
 from pipeline.analysis.optimal_tables import merge_rows
 from pipeline.artifacts import optimal as store
+from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import check_built_from
 from pipeline.core.errors import PipelineError
 
@@ -57,9 +59,9 @@ def merge_optimal(
     bounds: Sequence[Path] = (),
     optimal_openers: Path,
     optimal_trees: Path,
-    top: int | str = 0,
-    certify: bool = False,
-    max_guesses: int = store.MAX_GUESSES,
+    top: int | str,
+    certify: bool,
+    max_guesses: int,
 ) -> None:
     """The rows of every searched opener, and with `certify` of every other allowed word
     (its bounds), sorted by (mode, opener), each tree one row group, so the split into
@@ -74,7 +76,8 @@ def merge_optimal(
             store.MAX_GUESSES, max_guesses,
         )  # fmt: skip
         if certify:
-            table = certify_top(table, top_count(top, len(set(table["opener"].to_pylist()))))
+            n_words = len(words_artifact.read_word_index(words).words)
+            table = certify_top(table, top_count(top, n_words))
     except ValueError as error:
         raise PipelineError(f"cannot merge the optimal parts: {error}") from None
     inputs = {"words": words}

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.analysis.certified_top import contenders, deal, stop_total, top_count
+from pipeline.analysis.certified_top import contenders, deal, stop_total
+from pipeline.analysis.optimal_plan import top_count
 from pipeline.analysis.optimal_tables import summary_table, tree_table
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact

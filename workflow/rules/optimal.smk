@@ -47,7 +47,7 @@ rule bound_openers:
         mode=lambda wildcards: wildcards.mode,
         part=lambda wildcards: int(wildcards.part),
         parts=config["optimal"]["screen_parts"],
-        top=lambda wildcards: optimal_setting(wildcards.edition, "top"),
+        top=get_optimal_setting("top"),
         max_guesses=config["optimal"]["max_guesses"],
     threads: 1
     resources:
@@ -100,7 +100,7 @@ rule screen_openers:
         mode=lambda wildcards: wildcards.mode,
         part=lambda wildcards: int(wildcards.part),
         parts=config["optimal"]["screen_parts"],
-        top=lambda wildcards: optimal_setting(wildcards.edition, "top"),
+        top=get_optimal_setting("top"),
         max_guesses=config["optimal"]["max_guesses"],
     threads: 1
     resources:
@@ -128,8 +128,8 @@ rule merge_optimal:
         optimal_trees=sealed(catalog.OPTIMAL_TREES),
     params:
         code("pipeline.stages.merge_optimal"),
-        top=lambda wildcards: optimal_setting(wildcards.edition, "top"),
-        certify=lambda wildcards: optimal_setting(wildcards.edition, "certify"),
+        top=get_optimal_setting("top"),
+        certify=get_optimal_setting("certify"),
         max_guesses=config["optimal"]["max_guesses"],
     message:
         JOB_MESSAGE

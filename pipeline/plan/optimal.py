@@ -1,0 +1,69 @@
+"""The job plan of the optimal stage: which solve_optimal and screen jobs an edition runs.
+
+The settings are resolved once, into analysis.optimal_plan.OptimalPlan; this module adds
+the files the plan is read from (the answers-mode ranking, each mode's merged bounds),
+so that the Snakefile's input functions and the tests' artifact set
+(tests/artifact_set.py) choose the same jobs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pipeline.analysis.optimal_plan import OptimalPlan
+from pipeline.artifacts.openers import ranked_words
+from pipeline.artifacts.optimal import read_bounds
+from pipeline.core.errors import PipelineError
+from pipeline.plan.config_checks import stop
+from pipeline.plan.editions import edition_settings
+
+
+def optimal_plan(config: Mapping[str, Any], edition: str) -> OptimalPlan:
+    """The edition's optimal settings (its own values of top, certify and openers over
+    config `optimal`), resolved."""
+    return OptimalPlan.of(edition_settings(config, edition, "optimal"))
+
+
+def first_jobs(plan: OptimalPlan, openers: str | Path) -> list[tuple[str, str]]:
+    """(mode, opener) of the solve_optimal jobs that come first, from openers.parquet
+    (its answers mode ranks every word of the index, best first)."""
+    return plan.first_jobs(ranked_words(openers, "answers"))
+
+
+def next_jobs(plan: OptimalPlan, mode: str, bounds: str | Path, jobs: list[tuple[str, str]],
+              n_words: int) -> list[tuple[str, str]]:  # fmt: skip
+    """(mode, opener) of the solve_optimal jobs of `mode` that follow `jobs` when the
+    edition certifies its top list: the K lowest-bounded openers of the mode's merged
+    bounds not proven yet."""
+    proven = {opener for m, opener in jobs if m == mode}
+    chosen = plan.next_openers(read_bounds(bounds).to_pydict(), proven, n_words)
+    return [(mode, opener) for opener in chosen]
+
+
+def screen_jobs(plan: OptimalPlan, parts: int) -> list[tuple[str, int]]:
+    """(mode, part) of every screen job (none when the edition does not certify)."""
+    return [(mode, part) for mode in plan.modes for part in range(parts)] if plan.certify else []
+
+
+def edition_error(config: Mapping[str, Any], edition: str, error: PipelineError) -> str:
+    """A PipelineError as one line; a config problem names the edition's own key when
+    the edition sets optimal itself."""
+    text = str(error)
+    if not text.startswith("config: "):
+        return f"wordle: {text}"
+    if "optimal" in config["editions"][edition]:
+        return text.replace("config: optimal.", f"config: editions.{edition}.optimal.", 1)
+    return text
+
+
+@contextmanager
+def stop_as_one_line(config: Mapping[str, Any], edition: str) -> Iterator[None]:
+    """Stop the run with edition_error's line on a PipelineError (an input function's
+    exception would be shown with a traceback)."""
+    try:
+        yield
+    except PipelineError as error:
+        stop(edition_error(config, edition, error))
