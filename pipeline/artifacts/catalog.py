@@ -1,5 +1,5 @@
 """The workflow's files by name, once: the rules (workflow/rules/*.smk), the repair of
-damaged files (pipeline.dag) and the tests take every path from here.
+damaged files (pipeline.plan.repair) and the tests take every path from here.
 
 Paths are relative to the working directory (see layout); the `{...}` fields of the
 patterns are the rules' wildcards. Each edition's artifacts live in a folder of their own,

@@ -28,7 +28,7 @@ DESCRIPTOR = "datapackage.json"
 # Files that belong in a folder of artifacts without being resources: the descriptor, its
 # seal and the empty marker that keeps the folder in git.
 COMPANIONS = frozenset({DESCRIPTOR, f"{DESCRIPTOR}{seal.SEAL_SUFFIX}", ".gitkeep"})
-# What repair named a file it moved aside before it used data/repair (pipeline.dag).
+# What repair named a file it moved aside before it used data/repair (pipeline.plan.repair).
 LEFTOVER_SUFFIX = ".damaged"
 
 
