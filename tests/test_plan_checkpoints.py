@@ -12,7 +12,7 @@ from snakemake.exceptions import IncompleteCheckpointException
 from snakemake.io import IOFile
 
 from pipeline.artifacts import seal
-from pipeline.plan.checkpoints import checkpoint_output, is_stale
+from pipeline.plan.checkpoints import checkpoint_output, checkpoint_word_index, is_stale
 
 
 class Checkpoint:
@@ -59,3 +59,30 @@ def test_a_missing_or_stale_output_is_a_checkpoint_not_done(tmp_path, trouble):
     with pytest.raises(IncompleteCheckpointException) as raised:
         checkpoint_output(Checkpoint(built), "bounds", edition="e", mode="hard")
     assert raised.value.rule == "merge_bounds"
+
+
+class IndexCheckpoint:
+    """build_word_index's checkpoint, whose output `words` is `path`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def get(self, **wildcards: str) -> SimpleNamespace:
+        files = (IOFile(str(self.path)), IOFile(str(seal.seal_path(self.path))))
+        return SimpleNamespace(output=SimpleNamespace(words=files))
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+def test_a_sealed_but_unreadable_word_index_stops_as_one_line(tmp_path, monkeypatch, capsys,
+                                                              dry_run):  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    words = Path("data/derived/tiny/words.parquet")
+    words.parent.mkdir(parents=True)
+    sealed_file(words, b"not parquet")
+    with pytest.raises(SystemExit) as stopped:
+        checkpoint_word_index(IndexCheckpoint(words), "tiny", main_process=True, dry_run=dry_run)
+    assert stopped.value.code == 1
+    [line] = capsys.readouterr().err.splitlines()
+    moved = Path("data/repair/derived/tiny/words.parquet")
+    assert line.startswith(f"wordle: {words}") and str(moved) in line
+    assert words.is_file() is dry_run and moved.is_file() is not dry_run

@@ -215,7 +215,10 @@ def check_config(config: dict[str, Any], workflow: Any) -> None:
     schema_file = os.path.join(workflow.basedir, SCHEMA)
     merge_editions(config, schema_file)
     try:
-        validate(config, schema_file)
+        # Called from here, validate cannot see the Snakefile's `workflow` (it looks in
+        # its caller's globals), so its skip for a workflow used as a module is here.
+        if not getattr(getattr(workflow, "modifier", None), "skip_validation", False):
+            validate(config, schema_file)
     except WorkflowError as error:
         stop(config_problem(config, schema_file, shown=SCHEMA) or " ".join(str(error).split()))
     if problem := duplicate_label(config) or unsolved_mode(config) or edition_problem(config):
