@@ -22,6 +22,7 @@ import numpy as np
 from pipeline.analysis.game_state import Game, GameData, Node
 from pipeline.analysis.strategies import Strategy
 from pipeline.core.errors import PipelineError
+from pipeline.core.wordle import MAX_GUESSES
 
 
 class TreeError(PipelineError):
@@ -129,7 +130,7 @@ def check_played(tree: OptimalTree, games: list[Game]) -> None:
             f"{tree.where(unreached[0])}: no answer reaches it (a stored reply that is not the "
             f"true feedback); {len(unreached)} such node(s)"
         )
-    lost = [game.answer for game in games if not game.finished or len(game.guesses) > 6]
+    lost = [game.answer for game in games if not game.finished or len(game.guesses) > MAX_GUESSES]
     if lost:
         raise TreeError(f"{tree.where(0)}: {len(lost)} answer(s) not won within six guesses")
     total = sum(len(game.guesses) for game in games)

@@ -15,11 +15,11 @@ from pipeline.analysis.certified_top import lowest_bounded, top_count
 from pipeline.artifacts import parquet
 from pipeline.artifacts.parquet import described
 from pipeline.artifacts.seal import check_built_from
+from pipeline.core.wordle import MAX_GUESSES
 
 OPENERS_FILE = "optimal_openers.parquet"
 TREES_FILE = "optimal_trees.parquet"
 MODES = ("normal", "hard")
-MAX_GUESSES = 6
 
 OPENERS_SCHEMA = pa.schema(
     [

@@ -13,6 +13,7 @@ from pipeline.analysis.optimal_tables import merge_rows
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts.seal import check_built_from
 from pipeline.core.errors import PipelineError
+from pipeline.core.wordle import MAX_GUESSES
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ def merge_optimal(
     optimal_trees: Path,
     top: int | str = 0,
     certify: bool = False,
-    max_guesses: int = store.MAX_GUESSES,
+    max_guesses: int = MAX_GUESSES,
 ) -> None:
     """The rows of every searched opener, and with `certify` of every other allowed word
     (its bounds), sorted by (mode, opener), each tree one row group, so the split into
@@ -71,7 +72,7 @@ def merge_optimal(
     try:
         table = merge_rows(
             _rows(rows), pa.Table.from_pylist(bound_rows, schema=store.BOUNDS_SCHEMA),
-            store.MAX_GUESSES, max_guesses,
+            MAX_GUESSES, max_guesses,
         )  # fmt: skip
         if certify:
             table = certify_top(table, top_count(top, len(set(table["opener"].to_pylist()))))

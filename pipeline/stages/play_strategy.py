@@ -21,6 +21,7 @@ from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import check_built_from
 from pipeline.core.errors import ArtifactError, PipelineError
 from pipeline.core.word_index import WordIndex
+from pipeline.core.wordle import MAX_GUESSES
 
 
 def stored_trees(openers: Path, trees: Path, index: WordIndex) -> TreeLookup:
@@ -133,7 +134,7 @@ def play_strategy(
     except TreeError as error:
         raise ArtifactError(f"{optimal_trees}: {error}") from error
     store.write_games_part(
-        tables.games_table(data, results, tables.SUCCESS_TURNS),
+        tables.games_table(data, results, MAX_GUESSES),
         games,
         inputs=inputs,
         settings={"strategy": dict(strategy), "opener_slice": opener_slice, "max_turns": max_turns},
