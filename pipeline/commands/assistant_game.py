@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from pipeline.analysis.advice import Tree
 from pipeline.analysis.fallback import commonness_weights, consistent
+from pipeline.analysis.optimal_tree import OptimalTree
 from pipeline.analysis.splits import entropy_bits
 from pipeline.commands.assistant_budget import NOT_DONE, Valuer
 from pipeline.commands.assistant_data import Data
@@ -59,7 +59,7 @@ class State:
     turns: tuple[Turn, ...]
     candidates: np.ndarray  # word_ids, ascending
     weights: np.ndarray  # probability of each candidate (sums to 1)
-    node: tuple[Tree, int, bool] | None  # (tree, node, proven) when the game is on a tree
+    node: tuple[OptimalTree, int, bool] | None  # (tree, node, proven) when the game is on a tree
     fallback: bool = False  # the answer list ran out: every consistent allowed word, weighted
 
     @property
