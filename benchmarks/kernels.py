@@ -18,8 +18,7 @@ from pipeline.artifacts.commonness import read_p_common
 from pipeline.artifacts.patterns import read_pattern_matrix
 from pipeline.artifacts.words import read_word_index
 from pipeline.kernels.feedback import feedback_matrix
-from pipeline.kernels.opener_search.count_search import CountSearch
-from pipeline.kernels.opener_search.settings import SearchSettings
+from pipeline.kernels.opener_search import CountSearch, SearchSettings
 from pipeline.kernels.partition import float_stats, pattern_entropies
 
 

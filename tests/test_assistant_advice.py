@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from pipeline.analysis import advice
+from pipeline.analysis.optimal_tree import OptimalTree
 from pipeline.core.wordle import encode_words
 from pipeline.kernels.feedback import feedback_matrix
 from tests.naive import feedback, ranks_with_ties
@@ -105,13 +106,18 @@ def test_distinct_guesses_share_their_replies(candidates):
 
 def test_tree_path_follows_guesses_and_replies():
     # root 0 plays word 5; reply 7 leads to node 1 (plays word 9), reply 8 to node 2
-    tree = advice.Tree(
-        parent=np.array([-1, 0, 0, 1]),
-        reply=np.array([-1, 7, 8, 3]),
-        guess=np.array([5, 9, 4, 2]),
-        n_answers=np.array([10, 6, 3, 2]),
-        to_finish=np.array([25, 14, 5, 3]),
-    )
+    words = [f"w{i}" for i in range(10)]
+    columns = {
+        "node_id": [0, 1, 2, 3],
+        "parent_id": [None, 0, 0, 1],
+        "pattern_id": [None, 7, 8, 3],
+        "guess_id": [5, 9, 4, 2],
+        "guess": ["w5", "w9", "w4", "w2"],
+        "n_answers": [10, 6, 3, 2],
+        "depth": [1, 2, 2, 3],
+        "guesses_to_finish": [25, 14, 5, 3],
+    }
+    tree = OptimalTree.from_columns("normal", "w5", columns, 25, words)
     assert tree.path([], []) == [0]
     assert tree.path([5], [7]) == [0, 1]
     assert tree.path([5, 9], [7, 3]) == [0, 1, 3]

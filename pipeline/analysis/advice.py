@@ -13,7 +13,7 @@ entropy of its normalised weights (prior mode), and F is the score model's curve
 needed, this one included, against log2 of the answers left. F is interpolated
 linearly between the bins' centres (each bin's mean_bits), anchored at F(0) = 1 (one
 candidate left is guessed at once) and continued along its last segment beyond the
-last bin. `Tree` is a stored optimal tree as arrays, which the assistant follows.
+last bin.
 
 Everything here takes arrays and returns arrays; the command layer reads the artifacts.
 Only numpy: the assistant's one-shot answers cannot afford numba's import.
@@ -236,33 +236,3 @@ def ranked(
         keys.insert(0, np.asarray(evidence)[keep])
     order = rank_order(expected[keep], higher_is_better=False, keys=keys, tolerance=TIE_TOLERANCE)
     return keep[order][: best or None]
-
-
-@dataclass(frozen=True)
-class Tree:
-    """One stored optimal tree as arrays, one entry per node (node_id order)."""
-
-    parent: np.ndarray  # node_id of the parent, -1 at the root
-    reply: np.ndarray  # the reply to the parent's guess leading here, -1 at the root
-    guess: np.ndarray  # word_id to play at the node
-    n_answers: np.ndarray
-    to_finish: np.ndarray  # guesses_to_finish: summed over the node's answers
-
-    def expected(self, node: int) -> float:
-        """E of the node's guess: guesses_to_finish / n_answers."""
-        return float(self.to_finish[node]) / float(self.n_answers[node])
-
-    def path(self, guesses: list[int], replies: list[int]) -> list[int]:
-        """The nodes where each turn was played, then where the next guess is, as long as
-        the game follows the tree: it stops at the first guess other than the tree's, or
-        at a reply the tree does not continue (all green)."""
-        nodes = [0]
-        for guess, reply in zip(guesses, replies, strict=True):
-            node = nodes[-1]
-            if self.guess[node] != guess:
-                break
-            children = np.flatnonzero((self.parent == node) & (self.reply == reply))
-            if children.size != 1:
-                break
-            nodes.append(int(children[0]))
-        return nodes

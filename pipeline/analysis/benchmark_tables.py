@@ -17,16 +17,15 @@ import pyarrow as pa
 from pipeline.analysis.game_state import Game, GameData
 from pipeline.analysis.play_units import OPTIMUM_OF_MODE
 from pipeline.core.errors import PipelineError
+from pipeline.core.wordle import MAX_GUESSES
 
 log = logging.getLogger(__name__)
-
-SUCCESS_TURNS = 6  # Wordle allows six guesses
 
 
 def games_table(
     data: GameData,
     results: Sequence[tuple[str, str, list[Game]]],
-    success_turns: int = SUCCESS_TURNS,
+    success_turns: int = MAX_GUESSES,
 ) -> pa.Table:
     """benchmark_games rows sorted by (strategy, opener, answer)."""
     if data.green > np.iinfo(np.int32).max:
@@ -75,7 +74,7 @@ def summary_table(
     optima: Mapping[str, ProvenOptimum],
     modes: Mapping[str, str],
     max_turns: int,
-    success_turns: int = SUCCESS_TURNS,
+    success_turns: int = MAX_GUESSES,
 ) -> pa.Table:
     """Per (strategy, opener): guess counts, failures and the gap to the proven optimum.
 

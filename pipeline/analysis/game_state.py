@@ -30,7 +30,7 @@ class GameData:
     opener_ranking: list[int] | None = None  # stored two-step ranking, best first
     second_guesses: SecondGuessTable | None = None  # stored second guesses
     # (mode, opener or None: the best proven) -> the stored optimal tree
-    # (pipeline.analysis.optimal_play.OptimalTree); None when no tree is stored
+    # (pipeline.analysis.optimal_tree.OptimalTree); None when no tree is stored
     optimal_trees: Callable[[str, str | None], Any] | None = None
     encoded: np.ndarray = field(init=False)
     # the same [guess, answer] matrix in column-major memory order: a node's answer

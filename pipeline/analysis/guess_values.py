@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.kernels.optimal_search.context import INF
-from pipeline.kernels.optimal_search.state_search import Policy, StateSearch
+from pipeline.analysis.splits import reply_split, win_chance
+from pipeline.kernels.optimal_search import INF, Policy, StateSearch, guess_bound
 
 # The assistant's policy: a state of at most 60 candidates is solved in full (proven),
 # a larger one plays the best of its first 10 guesses in the search's order. Measured on
@@ -42,7 +42,7 @@ class GuessValue:
     total: int | None  # guesses over the n candidates, this one included; None: at risk
     proven: bool  # the total is the optimum after this guess (a risk is always proven)
     at_risk: float  # share of the candidates whose reply leaves no sure win in time
-    lower_bound: int  # Selby's bound of the guess: n + sum over other classes of 2c - 1
+    lower_bound: int  # Selby's guess bound (pipeline.kernels.optimal_search.selby)
     classes: int  # replies the guess can get
     bits: float  # entropy of its split of the candidates
     p_win: float  # probability that it is the answer
@@ -56,18 +56,6 @@ class GuessValue:
     @property
     def wins_all(self) -> bool:
         return self.total is not None
-
-
-def split(replies: np.ndarray, green: int) -> tuple[np.ndarray, np.ndarray, int, float]:
-    """(reply ids, their sizes, Selby's lower bound, bits) of one guess's replies."""
-    counts = np.bincount(replies.astype(np.int64))
-    ids = np.flatnonzero(counts)
-    sizes = counts[ids]
-    n = replies.size
-    hit = int(np.any(ids == green))
-    bound = 3 * n - ids.size - hit
-    share = sizes / n
-    return ids, sizes, bound, float(-(share * np.log2(share)).sum()) + 0.0
 
 
 def reply_values(
@@ -91,9 +79,10 @@ def guess_value(
 ) -> GuessValue:  # fmt: skip
     """The value of `guess` at the state (turns, columns); replies: its reply to each."""
     n = columns.size
-    ids, sizes, bound, bits = split(replies, green)
+    split = reply_split(replies)
+    bound = int(guess_bound(n, split.ids.size, int(np.any(split.ids == green))))
     total = search.value(turns, columns, guess)
-    others = sizes[ids != green]
+    others = split.sizes[split.ids != green]
     proven = bool(others.size == 0 or search.exact(int(others.max())))
     at_risk = 0.0
     if total >= INF:
@@ -104,6 +93,6 @@ def guess_value(
         ]
         at_risk, proven = sum(lost) / n, True
     return GuessValue(
-        guess, n, None if total >= INF else total, proven, at_risk, bound, int(ids.size),
-        bits, float(is_candidate) / n, float((sizes.astype(np.float64) ** 2).sum() / n),
+        guess, n, None if total >= INF else total, proven, at_risk, bound, int(split.ids.size),
+        split.bits, win_chance(is_candidate, n), split.expected_left,
     )  # fmt: skip

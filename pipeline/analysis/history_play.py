@@ -20,6 +20,7 @@ from pipeline.analysis.fallback import commonness_weights, consistent, rank_gues
 from pipeline.analysis.game_state import GameData, Node
 from pipeline.analysis.strategies import Strategy
 from pipeline.core import hard_mode
+from pipeline.core.wordle import MAX_GUESSES
 from pipeline.kernels.feedback import feedback_matrix
 
 
@@ -119,7 +120,7 @@ def history_rows(
     modes: dict[str, str],
     max_turns: int,
     curve: ScoreCurve,
-    success_turns: int = 6,
+    success_turns: int = MAX_GUESSES,
 ) -> list[dict]:
     """One row per (strategy, opener) of `played` and day. played: (strategy, opener) ->
     answer -> (guesses, solved) of benchmark_games; answers outside it are replayed."""

@@ -15,7 +15,7 @@ import numpy as np
 
 from pipeline.analysis.game_state import GameData
 from pipeline.core.ties import best_position
-from pipeline.kernels.opener_search.count_search import CountSearch
+from pipeline.kernels.opener_search import CountSearch
 from pipeline.kernels.partition import bucket_layout, fixed_stats
 
 

@@ -25,9 +25,7 @@ import numpy as np
 
 from pipeline.analysis.opener_tables import SecondGuesses
 from pipeline.kernels.feedback import check_encoded, feedback_matrix
-from pipeline.kernels.opener_search.count_search import CountSearch
-from pipeline.kernels.opener_search.letter_groups import letter_groups
-from pipeline.kernels.opener_search.weighted import weighted_winner
+from pipeline.kernels.opener_search import CountSearch, letter_groups, weighted_winner
 from pipeline.kernels.partition import bucket_layout, bucket_stats, float_stats
 
 

@@ -14,74 +14,12 @@ the one recorded.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-
-import numpy as np
+from collections.abc import Callable
 
 from pipeline.analysis.game_state import Game, GameData, Node
+from pipeline.analysis.optimal_tree import OptimalTree, TreeError
 from pipeline.analysis.strategies import Strategy
-from pipeline.core.errors import PipelineError
-
-
-class TreeError(PipelineError):
-    """A stored tree that does not describe a game the rules allow."""
-
-
-@dataclass
-class OptimalTree:
-    """One stored tree, by node: the guess (word_id), answers still possible, depth, and
-    the children keyed by (node, reply). `total` is the recorded total_guesses."""
-
-    mode: str
-    opener: str
-    guess: np.ndarray  # (N,) word_id per node_id
-    n_answers: np.ndarray  # (N,)
-    depth: np.ndarray  # (N,)
-    children: dict[tuple[int, int], int]
-    total: int
-    visited: set[int] = field(default_factory=set)
-
-    @classmethod
-    def from_columns(
-        cls,
-        mode: str,
-        opener: str,
-        columns: dict[str, Sequence],
-        total: int,
-    ) -> OptimalTree:
-        """From the columns node_id, parent_id, pattern_id, guess_id, n_answers, depth."""
-        nodes = np.asarray(columns["node_id"], dtype=np.int64)
-        count = len(nodes)
-        if count == 0:
-            raise TreeError(f"{mode}-mode tree of opener {opener!r} has no nodes")
-        if sorted(nodes.tolist()) != list(range(count)):
-            raise TreeError(
-                f"{mode}-mode tree of opener {opener!r}: node ids are not 0..{count - 1}"
-            )
-        guess = np.empty(count, np.int64)
-        n_answers = np.empty(count, np.int64)
-        depth = np.empty(count, np.int64)
-        guess[nodes] = columns["guess_id"]
-        n_answers[nodes] = columns["n_answers"]
-        depth[nodes] = columns["depth"]
-        children: dict[tuple[int, int], int] = {}
-        pairs = zip(nodes.tolist(), columns["parent_id"], columns["pattern_id"], strict=True)
-        for node, parent, pattern in pairs:
-            if (parent is None) != (node == 0):
-                raise TreeError(f"{mode}-mode tree of opener {opener!r}: node {node} is misplaced")
-            if parent is not None:
-                if (int(parent), int(pattern)) in children:
-                    raise TreeError(
-                        f"{mode}-mode tree of opener {opener!r}: node {parent} has two children "
-                        f"for reply {pattern}"
-                    )
-                children[(int(parent), int(pattern))] = node
-        return cls(mode, opener, guess, n_answers, depth, children, int(total))
-
-    def where(self, node_id: int) -> str:
-        return f"{self.mode}-mode tree of opener {self.opener!r}, node {node_id}"
-
+from pipeline.core.wordle import MAX_GUESSES
 
 # (mode, opener word or None for the best proven opener of the mode) -> the stored tree,
 # None when the search proved that no tree wins every answer within its guesses
@@ -129,7 +67,7 @@ def check_played(tree: OptimalTree, games: list[Game]) -> None:
             f"{tree.where(unreached[0])}: no answer reaches it (a stored reply that is not the "
             f"true feedback); {len(unreached)} such node(s)"
         )
-    lost = [game.answer for game in games if not game.finished or len(game.guesses) > 6]
+    lost = [game.answer for game in games if not game.finished or len(game.guesses) > MAX_GUESSES]
     if lost:
         raise TreeError(f"{tree.where(0)}: {len(lost)} answer(s) not won within six guesses")
     total = sum(len(game.guesses) for game in games)

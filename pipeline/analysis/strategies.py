@@ -51,6 +51,7 @@ from pipeline.analysis.node_choices import (
     pick,
     two_step_sums,
 )
+from pipeline.analysis.splits import entropy_bits
 from pipeline.core import hard_mode
 from pipeline.core.errors import PipelineError
 from pipeline.core.ties import TIE_TOLERANCE, leading_positions, rank_order
@@ -225,7 +226,7 @@ class CommonnessStrategy(Strategy):
             weights = np.ones(len(candidates))
         probs = weights / weights.sum()
         positive = probs[probs > 0]
-        h0 = float(-(positive * np.log2(positive)).sum())
+        h0 = entropy_bits(positive)
         candidate_scores = self.expected_scores(candidates, candidates, probs, h0)
         if candidate_scores.min() < 2.0 - TIE_TOLERANCE:
             return pick(candidates, candidate_scores, TIE_TOLERANCE, np.ones(len(candidates), bool))

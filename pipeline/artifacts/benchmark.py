@@ -12,6 +12,7 @@ import pyarrow as pa
 
 from pipeline.artifacts import parquet
 from pipeline.artifacts.parquet import described
+from pipeline.core.wordle import MAX_GUESSES
 
 GAMES_FILE = "benchmark_games.parquet"
 SUMMARY_FILE = "benchmark_summary.parquet"
@@ -131,7 +132,7 @@ def write_benchmark(
 
 
 def read_summary(path: str | Path) -> pa.Table:
-    return parquet.read_table(path, summary_schema(6))
+    return parquet.read_table(path, summary_schema(MAX_GUESSES))
 
 
 def read_score_model(path: str | Path) -> pa.Table:

@@ -31,6 +31,7 @@ from pipeline.artifacts import (
 from pipeline.artifacts.layout import DERIVED
 from pipeline.artifacts.parquet import METADATA_PREFIX, field_descriptions
 from pipeline.artifacts.patterns import INDEX_FILE
+from pipeline.core.wordle import MAX_GUESSES
 
 COMMAND = "python -m pipeline.artifacts.dictionary > docs/data-dictionary.md"
 
@@ -96,7 +97,7 @@ TABLES = (
     Table(
         benchmark.SUMMARY_FILE,
         "One row per strategy, and one per opener for `opener_benchmark`.",
-        benchmark.summary_schema(6),
+        benchmark.summary_schema(MAX_GUESSES),
     ),
     Table(
         benchmark.SCORE_MODEL_FILE,

@@ -14,11 +14,11 @@ import pyarrow as pa
 from pipeline.artifacts import parquet
 from pipeline.artifacts.parquet import described
 from pipeline.artifacts.seal import check_built_from
+from pipeline.core.wordle import MAX_GUESSES
 
 OPENERS_FILE = "optimal_openers.parquet"
 TREES_FILE = "optimal_trees.parquet"
 MODES = ("normal", "hard")
-MAX_GUESSES = 6
 
 OPENERS_SCHEMA = pa.schema(
     [

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.analysis.advice import ScoreCurve, Tree
+from pipeline.analysis.advice import ScoreCurve
 from pipeline.analysis.history import Coverage, coverage
+from pipeline.analysis.optimal_tree import OptimalTree, TreeError
 from pipeline.artifacts import benchmark as benchmark_artifact
 from pipeline.artifacts import entropy as entropy_artifact
 from pipeline.artifacts import history as history_artifact
@@ -210,43 +211,28 @@ class Data:
             result[opener_id] = StoredOpener(total, proven, rows["top_rank"][i])
         return result
 
-    def tree(self, hard: bool, opener: int) -> Tree | None:
+    def tree(self, hard: bool, opener: int) -> OptimalTree | None:
         """The stored tree of (mode, opener), or None when there is none."""
         stored = self.optimal_openers(hard)
         if not stored or opener not in stored or stored[opener].total is None:
             return None
         return self._cached(("tree", hard, opener), lambda: self._read_tree(hard, opener))
 
-    def _read_tree(self, hard: bool, opener: int) -> Tree | None:
+    def _read_tree(self, hard: bool, opener: int) -> OptimalTree | None:
         path = self.path(OPTIMAL_TREES_FILE, required=False)
         if path is None:
             return None
         from pipeline.artifacts import optimal as optimal_artifact
 
-        mode = "hard" if hard else "normal"
-        table = optimal_artifact.read_tree(path, mode, self.index.words[opener])
-        if table.num_rows == 0:
+        mode, word = "hard" if hard else "normal", self.index.words[opener]
+        columns = optimal_artifact.read_tree(path, mode, word).to_pydict()
+        if not columns["node_id"]:
             return None
-        table = table.sort_by("node_id")
-        column = {name: table[name].to_numpy(zero_copy_only=False) for name in table.schema.names}
-        ids = column["node_id"].astype(np.int64)
-        guess = column["guess_id"].astype(np.int64)
-        if (
-            not np.array_equal(ids, np.arange(ids.size))
-            or guess.min() < 0
-            or guess.max() >= len(self.index.words)
-            or [self.index.words[g] for g in guess] != list(column["guess"])
-            or guess[0] != opener
-        ):
-            raise ArtifactError(f"{path}: the {mode} tree of {self.index.words[opener]} is "
-                                f"not a tree over the word index; {REBUILD_HINT}")  # fmt: skip
-        return Tree(
-            np.nan_to_num(column["parent_id"].astype(np.float64), nan=-1).astype(np.int64),
-            np.nan_to_num(column["pattern_id"].astype(np.float64), nan=-1).astype(np.int64),
-            guess,
-            column["n_answers"].astype(np.int64),
-            column["guesses_to_finish"].astype(np.int64),
-        )
+        total = self.optimal_openers(hard)[opener].total
+        try:
+            return OptimalTree.from_columns(mode, word, columns, total, self.index.words)
+        except TreeError as error:
+            raise ArtifactError(f"{path}: {error}; {REBUILD_HINT}") from error
 
     def played_coverage(self) -> Coverage | None:
         """How many of the answers played its edition's answer list covers, from

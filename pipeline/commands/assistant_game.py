@@ -14,8 +14,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from pipeline.analysis.advice import Tree
 from pipeline.analysis.fallback import commonness_weights, consistent
+from pipeline.analysis.optimal_tree import OptimalTree
+from pipeline.analysis.splits import entropy_bits
 from pipeline.commands.assistant_budget import NOT_DONE, Valuer
 from pipeline.commands.assistant_data import Data
 from pipeline.commands.assistant_input import (
@@ -37,9 +38,8 @@ from pipeline.commands.assistant_values import (
     useful,
 )
 from pipeline.core import hard_mode
-from pipeline.core.wordle import all_green
+from pipeline.core.wordle import MAX_GUESSES, all_green
 
-MAX_GUESSES = 6  # Wordle's
 INF_VALUE = 1 << 29  # pipeline.kernels.optimal_search.context.INF (checked by a test)
 TABLE_CACHE = 16  # valued states kept (a session revisits them after undo)
 
@@ -59,7 +59,7 @@ class State:
     turns: tuple[Turn, ...]
     candidates: np.ndarray  # word_ids, ascending
     weights: np.ndarray  # probability of each candidate (sums to 1)
-    node: tuple[Tree, int, bool] | None  # (tree, node, proven) when the game is on a tree
+    node: tuple[OptimalTree, int, bool] | None  # (tree, node, proven) when the game is on a tree
     fallback: bool = False  # the answer list ran out: every consistent allowed word, weighted
 
     @property
@@ -68,8 +68,7 @@ class State:
 
     @property
     def weighted_bits(self) -> float:
-        w = self.weights[self.weights > 0]
-        return float(-(w * np.log2(w)).sum()) + 0.0
+        return entropy_bits(self.weights[self.weights > 0])
 
     @property
     def key(self) -> tuple:
@@ -373,7 +372,7 @@ class Advisor:
     def _search(self):
         """The search over the stored matrix (numba: imported only when a state needs it)."""
         from pipeline.analysis.guess_values import POLICY
-        from pipeline.kernels.optimal_search.state_search import StateSearch
+        from pipeline.kernels.optimal_search import StateSearch
 
         policy = self.policy or POLICY
         if policy not in self._searches:

@@ -20,7 +20,7 @@ import textwrap
 from collections.abc import Callable
 
 from pipeline.commands.assistant_data import data_folder, load
-from pipeline.commands.assistant_game import MAX_GUESSES, Advisor, Turn
+from pipeline.commands.assistant_game import Advisor, Turn
 from pipeline.commands.assistant_input import COLOUR_HELP, split_turns
 from pipeline.commands.assistant_report import Rating, Report, build
 from pipeline.commands.assistant_text import (
@@ -32,6 +32,7 @@ from pipeline.commands.assistant_text import (
     summary_lines,
 )
 from pipeline.core.errors import PipelineError, UsageError
+from pipeline.core.wordle import MAX_GUESSES
 
 RESET = "\x1b[0m"
 TILE_STYLE = {"G": "\x1b[1;97;42m", "Y": "\x1b[1;30;43m", "B": "\x1b[1;97;100m"}

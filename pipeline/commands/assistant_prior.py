@@ -12,6 +12,7 @@ import numpy as np
 
 from pipeline.analysis.advice import ranked, score_mean_bits
 from pipeline.analysis.fallback import rank_guesses
+from pipeline.analysis.splits import entropy_bits
 from pipeline.commands.assistant_values import ESTIMATE, Choice, Table
 from pipeline.kernels.feedback import feedback_matrix
 
@@ -49,6 +50,6 @@ def prior_choice(advisor, state, word_id: int) -> Choice:
     mass = np.bincount(replies.astype(np.int64), state.weights)
     mass = mass[mass > 0]
     in_state = np.flatnonzero(state.candidates == word_id)
-    bits = float(-(mass * np.log2(mass)).sum()) + 0.0
+    bits = entropy_bits(mass)
     p_win = float(state.weights[in_state[0]]) if in_state.size else 0.0
     return Choice(word_id, bits, p_win, bool(in_state.size), ESTIMATE)

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pipeline.commands.assistant_game import MAX_GUESSES, Advisor, Turn
-from pipeline.core.wordle import pattern_string
+from pipeline.commands.assistant_game import Advisor, Turn
+from pipeline.core.wordle import MAX_GUESSES, pattern_string
 
 
 @dataclass

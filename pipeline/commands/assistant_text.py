@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import textwrap
 
-from pipeline.commands.assistant_game import MAX_GUESSES
 from pipeline.commands.assistant_report import Rating, Report, Row
 from pipeline.commands.assistant_values import ESTIMATE, PROVEN
+from pipeline.core.wordle import MAX_GUESSES
 
 
 def edition_line(report: Report) -> str:
@@ -145,8 +145,8 @@ def suggestion_lines(report: Report) -> list[str]:
         return lines
     lines = [
         f"{what} (E: mean guesses to finish, this one included, following the advice):",
-        f"rank  {'guess':<{width}}       E  from     at least  wins in 6     bits  win now"
-        "  answer?",
+        f"rank  {'guess':<{width}}       E  from     at least  wins in {MAX_GUESSES}     bits"
+        "  win now  answer?",
     ]
     for rank, row in enumerate(report.suggestions, 1):
         bound = (

@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from pipeline.analysis.splits import reply_split, win_chance
+
 PROVEN, POLICY, ESTIMATE = "proven", "policy", "estimate"
 UNVALUED = "not valued in time"  # the search did not finish within the budget: no E
 
@@ -83,13 +85,9 @@ def stored(choice: Choice, total: int | None, n: int, proven: bool) -> Choice:
 
 def split_stats(replies: np.ndarray, green: int, is_candidate: bool) -> Choice:
     """A Choice without a value yet: the split of the candidates by one guess's replies."""
-    n = replies.size
-    sizes = np.bincount(replies.astype(np.int64))
-    sizes = sizes[sizes > 0]
-    share = sizes / n
-    bits = float(-(share * np.log2(share)).sum()) + 0.0
-    left = float((sizes.astype(np.float64) ** 2).sum() / n)
-    return Choice(-1, bits, float(is_candidate) / n, is_candidate, POLICY, expected_left=left)
+    split = reply_split(replies)
+    p_win = win_chance(is_candidate, replies.size)
+    return Choice(-1, split.bits, p_win, is_candidate, POLICY, expected_left=split.expected_left)
 
 
 def unvalued(choice: Choice) -> Choice:

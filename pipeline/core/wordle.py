@@ -21,6 +21,9 @@ ALPHABET_SIZE = 26
 # The longest words the whole pipeline supports: every pattern id of 3**L fits the
 # kernels' dense reply histograms (3**10 = 59049 bins) and uint16 chunk files.
 MAX_WORD_LENGTH = 10
+# Wordle's rules: six guesses to find the word (the NYT's "How to play"). The one home of
+# the limit: the optimal search, its artifacts, the strategies' success and the assistant.
+MAX_GUESSES = 6
 _NOT_ASCII_LETTER = re.compile(r"[^A-Za-z]")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _COLOURS = "BYG"  # index = colour code: 0 grey (B), 1 yellow (Y), 2 green (G)

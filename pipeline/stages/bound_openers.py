@@ -15,8 +15,7 @@ from pipeline.analysis.optimal_plan import top_count
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
-from pipeline.kernels.optimal_search.bounds import opener_bounds
-from pipeline.kernels.optimal_search.context import INF
+from pipeline.kernels.optimal_search import INF, opener_bounds
 
 log = logging.getLogger(__name__)
 

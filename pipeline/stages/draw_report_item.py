@@ -20,10 +20,11 @@ from pipeline.artifacts import (
 )
 from pipeline.artifacts import parquet as parquet_io
 from pipeline.core.errors import PipelineError
+from pipeline.core.wordle import MAX_GUESSES
 
 # file name of a plotted artifact -> its schema (every artifact is read checked)
 SCHEMAS = {
-    benchmark.SUMMARY_FILE: benchmark.summary_schema(6),
+    benchmark.SUMMARY_FILE: benchmark.summary_schema(MAX_GUESSES),
     benchmark.SCORE_MODEL_FILE: benchmark.SCORE_MODEL_SCHEMA,
     benchmark_history.SUMMARY_FILE: benchmark_history.SUMMARY_SCHEMA,
     entropy.ENTROPY_FILE: entropy.ENTROPY_SCHEMA,

@@ -15,6 +15,7 @@ from pipeline.artifacts import optimal as store
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import check_built_from
 from pipeline.core.errors import PipelineError
+from pipeline.core.wordle import MAX_GUESSES
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ def merge_optimal(
     try:
         table = merge_rows(
             _rows(rows), pa.Table.from_pylist(bound_rows, schema=store.BOUNDS_SCHEMA),
-            store.MAX_GUESSES, max_guesses,
+            MAX_GUESSES, max_guesses,
         )  # fmt: skip
         if certify:
             n_words = len(words_artifact.read_word_index(words).words)

@@ -9,8 +9,9 @@ from typing import Any
 from pipeline.analysis import benchmark_tables as tables
 from pipeline.analysis.game_state import GameData
 from pipeline.analysis.games import play_unit
-from pipeline.analysis.optimal_play import OptimalTree, TreeError, TreeLookup
+from pipeline.analysis.optimal_play import TreeLookup
 from pipeline.analysis.optimal_tables import best_opener
+from pipeline.analysis.optimal_tree import OptimalTree, TreeError
 from pipeline.analysis.play_units import needs_rankings, needs_second_guesses
 from pipeline.artifacts import benchmark as store
 from pipeline.artifacts import commonness as commonness_artifact
@@ -21,6 +22,7 @@ from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import check_built_from
 from pipeline.core.errors import ArtifactError, PipelineError
 from pipeline.core.word_index import WordIndex
+from pipeline.core.wordle import MAX_GUESSES
 
 
 def stored_trees(openers: Path, trees: Path, index: WordIndex) -> TreeLookup:
@@ -50,14 +52,8 @@ def stored_trees(openers: Path, trees: Path, index: WordIndex) -> TreeLookup:
                 raise ArtifactError(f"{openers}: no proven {mode}-mode total for opener {opener!r}")
             total = rows[0]
         nodes = optimal_artifact.read_tree(trees, mode, opener).to_pydict()
-        ids, guesses = nodes["guess_id"], nodes["guess"]
-        if any(
-            not 0 <= g < len(index.words) or index.words[g] != w
-            for g, w in zip(ids, guesses, strict=True)
-        ):
-            raise ArtifactError(f"{trees}: guess ids disagree with the word index")
         try:
-            return OptimalTree.from_columns(mode, opener, nodes, total)
+            return OptimalTree.from_columns(mode, opener, nodes, total, index.words)
         except TreeError as error:
             raise ArtifactError(f"{trees}: {error}") from error
 
@@ -133,7 +129,7 @@ def play_strategy(
     except TreeError as error:
         raise ArtifactError(f"{optimal_trees}: {error}") from error
     store.write_games_part(
-        tables.games_table(data, results, tables.SUCCESS_TURNS),
+        tables.games_table(data, results, MAX_GUESSES),
         games,
         inputs=inputs,
         settings={"strategy": dict(strategy), "opener_slice": opener_slice, "max_turns": max_turns},

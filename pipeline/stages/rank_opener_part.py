@@ -13,7 +13,7 @@ from pipeline.artifacts import words as words_artifact
 from pipeline.core.errors import PipelineError
 from pipeline.core.progress import Progress
 from pipeline.core.ties import TIE_TOLERANCE
-from pipeline.kernels.opener_search.count_search import CountSearch
+from pipeline.kernels.opener_search import CountSearch
 from pipeline.kernels.threads import map_ranges, thread_count
 
 

@@ -16,6 +16,7 @@ from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import check_built_from
+from pipeline.core.wordle import MAX_GUESSES
 from pipeline.kernels.optimal_search import solve_openers
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ def screen_openers(
         matrix.full(), index.answer_rows, index.encoded, mine, hard=mode == "hard",
         max_guesses=max_guesses, cutoff=None if limit is None else limit + 1, independent=True,
     ):  # fmt: skip
-        rows += summary_table(result, mode, index.words, store.MAX_GUESSES).to_pylist()
+        rows += summary_table(result, mode, index.words, MAX_GUESSES).to_pylist()
         trees += tree_table(result, mode, index.words).to_pylist()
     proven_here = sum(row["total_guesses"] is not None for row in rows)
     log.info("%s mode, part %d/%d: %d openers searched below %s (%d proven there), %.1f CPU s",

@@ -11,6 +11,7 @@ from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
 from pipeline.core.errors import PipelineError
+from pipeline.core.wordle import MAX_GUESSES
 from pipeline.kernels.optimal_search import solve_opener
 
 log = logging.getLogger(__name__)
@@ -31,8 +32,8 @@ def solve_optimal(
     within max_guesses: the row says so, proven, with a null total)."""
     if mode not in store.MODES:
         raise PipelineError(f"config: optimal.modes: {mode!r} is not one of {list(store.MODES)}")
-    if not 1 <= max_guesses <= store.MAX_GUESSES:
-        limit = store.MAX_GUESSES
+    if not 1 <= max_guesses <= MAX_GUESSES:
+        limit = MAX_GUESSES
         raise PipelineError(f"config: optimal.max_guesses: {max_guesses} is not in 1..{limit}")
     index = words_artifact.read_word_index(words)
     opener_id = index.word_id(opener)
@@ -53,7 +54,7 @@ def solve_optimal(
         f" ({result.reason})" if result.reason else "",
     )  # fmt: skip
     store.write_part(
-        summary_table(result, mode, index.words, store.MAX_GUESSES),
+        summary_table(result, mode, index.words, MAX_GUESSES),
         tree_table(result, mode, index.words),
         (summary, tree),
         inputs={"words": words, "patterns": patterns[0]},

@@ -17,6 +17,7 @@ from pipeline.artifacts import benchmark as store
 from pipeline.artifacts import optimal as optimal_artifact
 from pipeline.artifacts.seal import REBUILD_HINT, RecordedInput, part_inputs, upstream_inputs
 from pipeline.core.errors import ArtifactError
+from pipeline.core.wordle import MAX_GUESSES
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ def proven_optima(path: Path | None) -> dict[str, tables.ProvenOptimum]:
         if best is not None:
             opener, total = best
             row = rows[(mode, opener)]
-            answers = sum(row[f"n_{k}"] for k in range(1, optimal_artifact.MAX_GUESSES + 1))
+            answers = sum(row[f"n_{k}"] for k in range(1, MAX_GUESSES + 1))
             optima[mode] = tables.ProvenOptimum(mode, opener, total, row["mean_guesses"], answers)
     return optima
 
@@ -69,13 +70,13 @@ def summarize_benchmarks(
     merged = merged.sort_by([(name, "ascending") for name in ("strategy", "opener", "answer")])
     modes = {label_of(s): strategy_mode(s["name"]) for s in strategies}
     optima = proven_optima(optimal_openers)
-    summary_table = tables.summary_table(merged, optima, modes, max_turns, tables.SUCCESS_TURNS)
+    summary_table = tables.summary_table(merged, optima, modes, max_turns, MAX_GUESSES)
     check_same_answers(optimal_openers, optima, summary_table)
     model = tables.score_model_table(merged, bin_bits)
     settings = {
         "modes": modes,
         "max_turns": max_turns,
-        "success_turns": tables.SUCCESS_TURNS,
+        "success_turns": MAX_GUESSES,
         "bin_bits": bin_bits,
     }
     inputs: dict[str, Path | RecordedInput] = upstream_inputs(parts)  # whatever the split
@@ -83,7 +84,7 @@ def summarize_benchmarks(
         inputs["optimal_openers"] = optimal_openers
     store.write_benchmark(
         merged, summary_table, model, (games, summary, score_model),
-        success_turns=tables.SUCCESS_TURNS, inputs=inputs, built_from=part_inputs(parts),
+        success_turns=MAX_GUESSES, inputs=inputs, built_from=part_inputs(parts),
         settings=settings,
     )  # fmt: skip
     for row in summary_table.to_pylist():

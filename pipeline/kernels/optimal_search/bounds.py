@@ -2,11 +2,10 @@
 
 An opener splits the answers into buckets by its reply; every answer takes the opener,
 so a tree's total is n plus the values of the buckets that are not all green, each after
-one guess. Two admissible bounds of it (Alex Selby's guess bound 3c - k - hit, see
-recursion):
-- partition bound: a bucket of c answers costs at least 1, 3 or 2c - 1 more guesses for
-  c = 1, 2, >= 3 (plus Selby's c - P where no guess gets more than P replies) =
-  `recursion._static_bounds` at the root;
+one guess. Two admissible bounds of it (selby: Alex Selby's guess and class bounds):
+- partition bound: a bucket of c answers costs at least selby.class_bound guesses, the
+  opener included (2, 5 or 3c - 1 for c = 1, 2, >= 3, plus c - P where no guess gets
+  more than P replies): `recursion.static_bounds` at the root;
 - second-level bound: per bucket, the least over every second guess it allows (hard
   mode's rule applied, guesses that split it alike counted once) of the guess bound,
   raised by one for each of the guess's classes of three or more answers that no
@@ -22,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pipeline.core.wordle import MAX_GUESSES
 from pipeline.kernels.jit import njit
 from pipeline.kernels.optimal_search.context import INF, P_ALLGREEN, P_MAXG, P_ROOT, build_context
 from pipeline.kernels.optimal_search.partition import (
@@ -30,8 +30,9 @@ from pipeline.kernels.optimal_search.partition import (
     gather_replies,
     sort_by_size,
 )
-from pipeline.kernels.optimal_search.recursion import _enter_class, _partition, _static_bounds
+from pipeline.kernels.optimal_search.recursion import enter_class, partition_at, static_bounds
 from pipeline.kernels.optimal_search.scan import node_allowed, trivial_value
+from pipeline.kernels.optimal_search.selby import guess_bound
 from pipeline.kernels.optimal_search.solve import check_inputs
 from pipeline.kernels.optimal_search.tuning import ALL_ON, REPLY_BLOCK
 
@@ -40,7 +41,7 @@ from pipeline.kernels.optimal_search.tuning import ALL_ON, REPLY_BLOCK
 def _unsplit_classes(ctx, answers, guess, enough) -> int:
     """How many classes of `guess` with 3 or more answers no candidate of theirs splits
     into singletons (each costs one more than the guess bound says), up to `enough`."""
-    _partition(ctx, 1, answers, guess)
+    partition_at(ctx, 1, answers, guess)
     extra = 0
     for i in range(ctx.cls_n[1]):
         p = ctx.cls_list[1, i]
@@ -82,7 +83,7 @@ def _bucket_floor(ctx, answers, beta) -> int:
         k, _, hit = class_stats(ctx.replies[at : at + n], ctx.cnt, all_green, limit)
         if k < 0:
             continue
-        bound = 3 * n - k - hit
+        bound = guess_bound(n, k, hit)
         if bound < best:
             bound += _unsplit_classes(ctx, answers, allowed[i], best - bound)
         best = min(best, bound)
@@ -100,10 +101,10 @@ def opener_floor(ctx, opener, cap) -> tuple[int, int]:
     ctx.params[P_ROOT] = 0
     answers = ctx.part[ctx.part.shape[0] - 1, :n_answers]
     answers[:] = np.arange(n_answers)
-    _partition(ctx, 0, answers, opener)
+    partition_at(ctx, 0, answers, opener)
     sizes, starts, part = ctx.cls_size[0], ctx.cls_start[0], ctx.part[0]
     bound, pending = ctx.cls_lb[0], ctx.cls_pend[0]
-    first, n_pending = _static_bounds(ctx, 0)
+    first, n_pending = static_bounds(ctx, 0)
     sort_by_size(pending, n_pending, sizes)
     total = first
     for i in range(n_pending):
@@ -112,7 +113,7 @@ def opener_floor(ctx, opener, cap) -> tuple[int, int]:
         p = pending[i]
         c = sizes[p]
         total -= bound[p]
-        _enter_class(ctx, 0, opener, p)
+        enter_class(ctx, 0, opener, p)
         floor = _bucket_floor(ctx, part[starts[p] : starts[p] + c], cap - total - c)
         bound[p] = max(bound[p], min(c + floor, INF))
         total = min(total + bound[p], INF)
@@ -126,7 +127,7 @@ def opener_bounds(
     openers: np.ndarray,
     *,
     hard: bool,
-    max_guesses: int = 6,
+    max_guesses: int = MAX_GUESSES,
     cap: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(partition, second-level) lower bounds of the total of each opener row, INF where

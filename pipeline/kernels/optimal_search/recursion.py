@@ -75,6 +75,7 @@ from pipeline.kernels.optimal_search.scan import (
     switched_on,
     trivial_value,
 )
+from pipeline.kernels.optimal_search.selby import class_bound, guess_bound
 from pipeline.kernels.optimal_search.tuning import (
     F_CHEAP_PASS,
     F_CLASS_BOUNDS,
@@ -87,7 +88,7 @@ from pipeline.kernels.optimal_search.tuning import (
 
 
 @njit(cache=True, nogil=True)
-def _partition(ctx, depth, answers, guess) -> None:
+def partition_at(ctx, depth, answers, guess) -> None:
     """Split H by the reply to `guess` into part[depth] and the class arrays of `depth`."""
     ctx.cls_n[depth] = split_by_reply(
         ctx.m[guess], answers, ctx.cls_size[depth], ctx.cls_start[depth], ctx.cls_list[depth],
@@ -96,12 +97,11 @@ def _partition(ctx, depth, answers, guess) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _static_bounds(ctx, depth):
+def static_bounds(ctx, depth):
     """Pass 1: a bound per class of the last partition at `depth`; (total, classes >= 3).
 
-    Final class 1; singleton 2; pair 5; c >= 3 at least 3c - 1 (Selby: plus c - P when a
-    guess has at most P replies), or c with class_bounds off. Classes that cannot finish
-    in the guesses left are INF.
+    selby.class_bound per class (or c for c >= 3 with class_bounds off). Classes that
+    cannot finish in the guesses left are INF.
     """
     sizes = ctx.cls_size[depth]
     classes = ctx.cls_list[depth]
@@ -116,15 +116,13 @@ def _static_bounds(ctx, depth):
         p = classes[i]
         c = sizes[p]
         if p == ctx.params[P_ALLGREEN]:
-            b = 1
+            b = class_bound(c, True, max_replies)
         elif rem <= 0 or (c >= 2 and rem <= 1):
             b = INF
-        elif c == 1:
-            b = 2
-        elif c == 2:
-            b = 5
+        elif c <= 2:
+            b = class_bound(c, False, max_replies)
         else:
-            b = 3 * c - 1 + max(0, c - max_replies) if bounded else c
+            b = class_bound(c, False, max_replies) if bounded else c
             pending[n_pending] = p
             n_pending += 1
         bound[p] = b
@@ -133,7 +131,7 @@ def _static_bounds(ctx, depth):
 
 
 @njit(cache=True, nogil=True)
-def _enter_class(ctx, depth, guess, p) -> None:
+def enter_class(ctx, depth, guess, p) -> None:
     """Make depth + 1 describe the class p of `guess`: its hard-mode state."""
     if ctx.params[P_HARD] != 0:
         child_state(ctx.green, ctx.mins, depth, ctx.letters, ctx.digits, guess, p)
@@ -213,8 +211,8 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
     """
     if guess >= 0:
         ctx.stats[S_EVALS] += 1
-        _partition(ctx, depth, answers, guess)
-        total, n_pending = _static_bounds(ctx, depth)
+        partition_at(ctx, depth, answers, guess)
+        total, n_pending = static_bounds(ctx, depth)
         if total >= beta:
             return total
         sizes, starts = ctx.cls_size[depth], ctx.cls_start[depth]
@@ -224,7 +222,7 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
         for i in range(n_pending if cheap else 0):  # pass 2: cheap exact values and bounds
             p = pending[i]
             c = sizes[p]
-            _enter_class(ctx, depth, guess, p)
+            enter_class(ctx, depth, guess, p)
             total -= bound[p]
             child = part[starts[p] : starts[p] + c]
             o = search(ctx, depth + 1, child, beta - total - c, np.int64(2), np.int64(-1))
@@ -242,7 +240,7 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
         for i in range(still):  # pass 3: full searches, smallest classes first
             p = pending[i]
             c = sizes[p]
-            _enter_class(ctx, depth, guess, p)
+            enter_class(ctx, depth, guess, p)
             total -= bound[p]
             child = part[starts[p] : starts[p] + c]
             o = search(ctx, depth + 1, child, beta - total - c, np.int64(0), np.int64(-1))
@@ -335,7 +333,7 @@ def tree_guess(ctx, depth, n, canonical) -> int:
         k, s2, hit = class_stats(
             ctx.replies[:n], ctx.cnt, ctx.params[P_ALLGREEN], value + 1 - 2 * n
         )
-        if k < 0 or 3 * n - k - hit > value or (k == 1 and n > 1):
+        if k < 0 or guess_bound(n, k, hit) > value or (k == 1 and n > 1):
             continue
         if search(ctx, depth, answers, np.int64(value + 1), np.int64(0), np.int64(guess)) <= value:
             return guess

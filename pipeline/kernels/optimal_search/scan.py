@@ -29,6 +29,7 @@ from pipeline.kernels.optimal_search.partition import (
     distinct_guesses,
     gather_replies,
 )
+from pipeline.kernels.optimal_search.selby import guess_bound
 from pipeline.kernels.optimal_search.tuning import (
     F_COLLISIONS,
     F_DISTINCT,
@@ -108,7 +109,7 @@ def scan_guesses(ctx, depth, answers, allowed, beta):
         if shortcuts and k == n and hit == 0:  # singletons; no candidate does (checked before)
             ctx.best[depth] = guess
             return 1, 2 * n, 0, INF
-        lb = 3 * n - k - hit
+        lb = guess_bound(n, k, hit)
         lb_min = min(lb_min, lb)
         if s2 == 3 * n - 2 * k and lb < ub:  # all classes <= 2: lb is exact
             ub = lb
@@ -169,7 +170,7 @@ def order_keys(ctx, depth, answers, allowed):
         k, s2, hit = class_stats(ctx.replies[at : at + n], ctx.cnt, all_green, n)
         if k == 1 and n > 1 and switched_on(ctx, F_ONE_CLASS):
             continue
-        lb = 3 * n - k - hit
+        lb = guess_bound(n, k, hit)
         keys[count] = ((2 * s2 + n * lb) << ID_BITS) | allowed[i]
         count += 1
     return keys[:count]

@@ -28,12 +28,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.wordle import ALPHABET_SIZE, MAX_WORD_LENGTH, encode_words, pattern_dtype
+from pipeline.core.wordle import (
+    ALPHABET_SIZE,
+    MAX_GUESSES,
+    MAX_WORD_LENGTH,
+    encode_words,
+    pattern_dtype,
+)
 from pipeline.kernels.feedback import feedback_matrix
 from pipeline.kernels.optimal_search import context, recursion
 from pipeline.kernels.optimal_search.context import build_context
 from pipeline.kernels.optimal_search.hard_state import child_state, filter_allowed
 from pipeline.kernels.optimal_search.memo import MAX_REM, clear_memo
+from pipeline.kernels.optimal_search.selby import class_bound
 from pipeline.kernels.optimal_search.tuning import flags_without
 
 # Longest words the search takes: every length the word index accepts.
@@ -135,7 +142,7 @@ def solve_opener(
     opener: int,
     *,
     hard: bool,
-    max_guesses: int = 6,
+    max_guesses: int = MAX_GUESSES,
     top_k: int | None = None,
     cutoff: int | None = None,
     off: Collection[str] = (),
@@ -159,7 +166,7 @@ def solve_openers(
     openers: Iterable[int],
     *,
     hard: bool,
-    max_guesses: int = 6,
+    max_guesses: int = MAX_GUESSES,
     top_k: int | None = None,
     cutoff: int | None = None,
     running_cutoff: bool = False,
@@ -234,13 +241,14 @@ def solve_one(ctx, matrix, encoded, opener, beta, started) -> OptimalResult:
 
 
 def root_bound(matrix: np.ndarray, opener: int, all_green: int) -> int:
-    """Static lower bound of an opener's total: 1 for the all-green class, and a class of c
-    other answers at least 2, 5 or 3c - 1 guesses for c = 1, 2, >= 3 (see recursion)."""
+    """Static lower bound of an opener's total: selby.class_bound summed over its classes
+    (without the max-replies refinement, which needs the search's context)."""
     sizes = np.bincount(matrix[opener], minlength=all_green + 1)
-    bound = int(sizes[all_green])
-    for size in sizes[:all_green][sizes[:all_green] > 0]:
-        bound += 2 if size == 1 else 5 if size == 2 else 3 * int(size) - 1
-    return bound
+    return sum(
+        class_bound(int(size), reply == all_green, context.INF)
+        for reply, size in enumerate(sizes.tolist())
+        if size > 0
+    )
 
 
 def _extract_tree(ctx, matrix, opener, hard, canonical) -> tuple[dict, tuple[int, ...]]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pipeline.core.wordle import MAX_GUESSES
 from pipeline.kernels.optimal_search import context, recursion
 from pipeline.kernels.optimal_search.context import INF, build_context
 from pipeline.kernels.optimal_search.hard_state import child_state, filter_allowed
@@ -54,7 +55,7 @@ class StateSearch:
         *,
         hard: bool,
         policy: Policy,
-        max_guesses: int = 6,
+        max_guesses: int = MAX_GUESSES,
         replies: np.ndarray | None = None,
     ) -> None:
         """replies: the number of distinct replies of each guess over all answers, when

@@ -1,0 +1,42 @@
+"""Alex Selby's two lower bounds of a decision tree's total, the one home of each.
+
+From his wordle.cpp (github.com/alex1770/wordle, MIT licence) and his write-up
+("The best strategies for Wordle", sites.google.com/view/alexselby/wordle/wordle-1).
+Both count the guesses summed over the answers of a node, the winning guess included.
+Small njit functions: the search kernels inline them (LLVM), and Python callers (the
+assistant's numbers, the static root bound) call the same code.
+"""
+
+from __future__ import annotations
+
+from pipeline.kernels.jit import njit
+
+
+@njit(cache=True, nogil=True)
+def guess_bound(n: int, k: int, hit: int) -> int:
+    """Selby's bound of playing a guess at a node of n answers: 3n - k - hit.
+
+    The guess splits the n answers into k classes (replies); hit = 1 when the guess is
+    one of them (its class, all green, is won by this guess). Every answer takes this
+    guess, and each other class of c answers at least 2c - 1 more (one answer guessed
+    next, the others at least two more each): n + sum (2c - 1) = 3n - k - hit. Exact
+    when every class has at most two answers.
+    """
+    return 3 * n - k - hit
+
+
+@njit(cache=True, nogil=True)
+def class_bound(c: int, final: bool, max_replies: int) -> int:
+    """Selby's bound of a class of c answers after a guess, that guess included: 1 for
+    the all-green class (final), 2 for a singleton, 5 for a pair, and for c >= 3
+    c + the least guess bound of its node, whose next guess has k <= min(c, max_replies)
+    classes and hit <= 1: 3c - 1, plus c - max_replies when that is positive.
+    max_replies >= c (context.INF when unknown) leaves that refinement out.
+    """
+    if final:
+        return 1
+    if c == 1:
+        return 2
+    if c == 2:
+        return 5
+    return 3 * c - 1 + max(0, c - max_replies)
