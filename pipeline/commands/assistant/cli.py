@@ -6,7 +6,7 @@
     wordle-assist --mode prior --hard ...    answer list unknown; NYT hard mode
 
 Every E shown is a promise kept: the exact mean of a strategy the player can follow
-(pipeline.commands.assistant_values says which). The command layer only reads artifacts
+(pipeline.commands.assistant.values says which). The command layer only reads artifacts
 (assistant_data), checks the turns and values states (assistant_game), and prints
 (assistant_report, assistant_text, assistant_play). numba is imported only when a state needs the
 search (after the first guess): the opener list stays under half a second.
@@ -23,17 +23,17 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from pipeline.commands import assistant_report as report_module
-from pipeline.commands.assistant_budget import busy
-from pipeline.commands.assistant_data import data_folder, load
-from pipeline.commands.assistant_game import Advisor
-from pipeline.commands.assistant_input import (
+from pipeline.commands.assistant import report as report_module
+from pipeline.commands.assistant.budget import busy
+from pipeline.commands.assistant.data import data_folder, load
+from pipeline.commands.assistant.game import Advisor
+from pipeline.commands.assistant.input import (
     COLOUR_HELP,
     NoCandidateError,
     TurnError,
     split_turns,
 )
-from pipeline.commands.assistant_text import render
+from pipeline.commands.assistant.text import render
 from pipeline.core.errors import PipelineError, UsageError
 from pipeline.core.without_pandas import hide_pandas
 
@@ -42,7 +42,7 @@ MODES = ("answers", "prior")
 DEFAULT_TOP = 10
 DEFAULT_LIST = 50  # remaining candidates are listed when at most this many
 # CPU seconds an answer may take before it stops waiting for the search
-# (pipeline.commands.assistant_budget): a one-shot answer counts from the command's start
+# (pipeline.commands.assistant.budget): a one-shot answer counts from the command's start
 # (its imports before that take about 0.15 s here), so that it stays within 2 s; a turn of
 # play counts from the turn's start and keeps within 0.3 s.
 ONE_SHOT_BUDGET, TURN_BUDGET = 1.7, 0.2
@@ -241,7 +241,7 @@ def _run(argv: list[str]) -> int:
     except SystemExit as stop:  # --help or --version, printed (errors raise UsageError)
         return stop.code if isinstance(stop.code, int) else EXIT_OK
     if args.turns and args.turns[0] == "play" and len(args.turns) % 2 == 1:
-        from pipeline.commands.assistant_play import play
+        from pipeline.commands.assistant.play import play
 
         args.turns = args.turns[1:]
         return play(args)

@@ -12,7 +12,7 @@ import numpy as np
 
 from pipeline.analysis.advice import ranked, score_mean_bits
 from pipeline.analysis.fallback import rank_guesses
-from pipeline.commands.assistant_values import ESTIMATE, Choice, Table
+from pipeline.commands.assistant.values import ESTIMATE, Choice, Table
 from pipeline.kernels.feedback import feedback_matrix
 
 

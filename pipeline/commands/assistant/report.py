@@ -9,9 +9,9 @@ import numpy as np
 
 from pipeline.analysis.fallback import FALLBACK_ALLOWED
 from pipeline.analysis.history import Coverage
-from pipeline.commands.assistant_data import OPTIMAL_TREES_FILE
-from pipeline.commands.assistant_game import MAX_GUESSES, Advisor, State, Turn
-from pipeline.commands.assistant_values import UNVALUED, Choice
+from pipeline.commands.assistant.data import OPTIMAL_TREES_FILE
+from pipeline.commands.assistant.game import MAX_GUESSES, Advisor, State, Turn
+from pipeline.commands.assistant.values import UNVALUED, Choice
 
 SCORE_RULE = (
     "E = mean guesses to finish, this guess included, for a player who plays it and then "

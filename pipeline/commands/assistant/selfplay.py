@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pipeline.commands.assistant_game import MAX_GUESSES, Advisor, Turn
+from pipeline.commands.assistant.game import MAX_GUESSES, Advisor, Turn
 from pipeline.core.wordle import pattern_string
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import textwrap
 
-from pipeline.commands.assistant_game import MAX_GUESSES
-from pipeline.commands.assistant_report import Rating, Report, Row
-from pipeline.commands.assistant_values import ESTIMATE, PROVEN
+from pipeline.commands.assistant.game import MAX_GUESSES
+from pipeline.commands.assistant.report import Rating, Report, Row
+from pipeline.commands.assistant.values import ESTIMATE, PROVEN
 
 
 def edition_line(report: Report) -> str:

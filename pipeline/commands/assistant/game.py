@@ -1,6 +1,6 @@
 """A game in progress: its turns checked against the data, the candidates before each
 turn, and at each of those states the guesses worth showing, each with a number the
-assistant keeps (pipeline.commands.assistant_values says which numbers).
+assistant keeps (pipeline.commands.assistant.values says which numbers).
 
 Shared by the one-shot command and `wordle-assist play`: an `Advisor` is built once per
 (data, mode) and keeps what does not depend on the turns (the search's memo, the tables
@@ -16,17 +16,17 @@ import numpy as np
 
 from pipeline.analysis.advice import Tree
 from pipeline.analysis.fallback import commonness_weights, consistent
-from pipeline.commands.assistant_budget import NOT_DONE, Valuer
-from pipeline.commands.assistant_data import Data
-from pipeline.commands.assistant_input import (
+from pipeline.commands.assistant.budget import NOT_DONE, Valuer
+from pipeline.commands.assistant.data import Data
+from pipeline.commands.assistant.input import (
     NoCandidateError,
     TurnError,
     check_word,
     parse_colours,
     pattern_id,
 )
-from pipeline.commands.assistant_prior import prior_choice, prior_table
-from pipeline.commands.assistant_values import (
+from pipeline.commands.assistant.prior import prior_choice, prior_table
+from pipeline.commands.assistant.values import (
     PROVEN,
     Choice,
     Table,
