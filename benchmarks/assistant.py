@@ -36,9 +36,9 @@ import time
 from pathlib import Path
 
 from pipeline.artifacts.benchmark import GAMES_FILE, read_games
-from pipeline.commands.assistant.cli import TURN_BUDGET
+from pipeline.commands.assistant.advisor import Advisor
+from pipeline.commands.assistant.console import TURN_BUDGET
 from pipeline.commands.assistant.data import OPTIMAL_OPENERS_FILE, load
-from pipeline.commands.assistant.game import Advisor
 from pipeline.commands.assistant.play import Session
 from pipeline.core.wordle import pattern_string
 

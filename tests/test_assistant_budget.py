@@ -12,9 +12,9 @@ import time
 
 import pytest
 
+from pipeline.commands.assistant.advisor import Advisor
 from pipeline.commands.assistant.budget import NOT_DONE, Valuer
 from pipeline.commands.assistant.data import load
-from pipeline.commands.assistant.game import Advisor
 from pipeline.commands.assistant.play import Session
 from pipeline.core.wordle import pattern_string
 from tests.assistant_fixture import run

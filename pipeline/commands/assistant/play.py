@@ -19,8 +19,10 @@ import sys
 import textwrap
 from collections.abc import Callable
 
+from pipeline.commands.assistant.advisor import Advisor
+from pipeline.commands.assistant.console import EXIT_OK, TURN_BUDGET, emit
 from pipeline.commands.assistant.data import data_folder, load
-from pipeline.commands.assistant.game import MAX_GUESSES, Advisor, Turn
+from pipeline.commands.assistant.game import MAX_GUESSES, Turn
 from pipeline.commands.assistant.input import COLOUR_HELP, split_turns
 from pipeline.commands.assistant.report import Rating, Report, build
 from pipeline.commands.assistant.text import (
@@ -144,8 +146,6 @@ def _read_turn(ask: Callable[[str], str], number: int) -> tuple[str, str] | str 
 
 def play(args: argparse.Namespace) -> int:
     """The interactive loop; returns the exit status."""
-    from pipeline.commands.assistant.cli import EXIT_OK, TURN_BUDGET, emit
-
     if args.json:
         raise UsageError("--json is for one answer, not for play")
     data = load(data_folder(args.data), args.edition)

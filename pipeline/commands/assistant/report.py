@@ -9,8 +9,9 @@ import numpy as np
 
 from pipeline.analysis.fallback import FALLBACK_ALLOWED
 from pipeline.analysis.history import Coverage
+from pipeline.commands.assistant.advisor import Advisor
 from pipeline.commands.assistant.data import OPTIMAL_TREES_FILE
-from pipeline.commands.assistant.game import MAX_GUESSES, Advisor, State, Turn
+from pipeline.commands.assistant.game import MAX_GUESSES, State, Turn
 from pipeline.commands.assistant.values import UNVALUED, Choice
 
 SCORE_RULE = (
