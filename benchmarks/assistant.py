@@ -36,10 +36,10 @@ import time
 from pathlib import Path
 
 from pipeline.artifacts.benchmark import GAMES_FILE, read_games
-from pipeline.commands.assistant import TURN_BUDGET
-from pipeline.commands.assistant_data import OPTIMAL_OPENERS_FILE, load
-from pipeline.commands.assistant_game import Advisor
-from pipeline.commands.assistant_play import Session
+from pipeline.commands.assistant.advisor import Advisor
+from pipeline.commands.assistant.console import TURN_BUDGET
+from pipeline.commands.assistant.data import OPTIMAL_OPENERS_FILE, load
+from pipeline.commands.assistant.play import Session
 from pipeline.core.wordle import pattern_string
 
 # strategy whose games are replayed -> the assistant's options for them
@@ -175,7 +175,7 @@ def bench_promise(derived: Path) -> None:
     """The advice followed from each of PROMISE_OPENERS against every answer: the mean it
     achieves (which must equal the E shown for the opener), the proven optimum after the
     opener, and the CPU time per answer."""
-    from pipeline.commands.assistant_selfplay import play_advice
+    from pipeline.commands.assistant.selfplay import play_advice
     from pipeline.kernels.optimal_search import solve_opener
 
     data = load(derived)

@@ -1,5 +1,5 @@
 """The Advisor on word lists without built artifacts (no stored openers or trees), and
-the self-play of its advice (pipeline.commands.assistant_selfplay)."""
+the self-play of its advice (pipeline.commands.assistant.selfplay)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.commands.assistant_data import Data
-from pipeline.commands.assistant_selfplay import Played, play_advice
+from pipeline.commands.assistant.data import Data
+from pipeline.commands.assistant.selfplay import Played, play_advice
 from pipeline.core.word_index import WordIndex
 from pipeline.kernels.optimal_search import prepare_lists
 

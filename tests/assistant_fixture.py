@@ -151,7 +151,7 @@ def consistent(pool, turns) -> list[str]:
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
     """wordle-assist's main() in process: (status, stdout, stderr), never a traceback."""
-    from pipeline.commands.assistant import main
+    from pipeline.commands.assistant.cli import main
 
     status = main(list(argv))
     out, err = capsys.readouterr()

@@ -15,9 +15,9 @@ import pytest
 from pipeline.analysis.history import history_table, parse_history
 from pipeline.artifacts import optimal
 from pipeline.artifacts.history import write_history
-from pipeline.commands.assistant import main
-from pipeline.commands.assistant_data import load
-from pipeline.commands.assistant_game import Advisor
+from pipeline.commands.assistant.advisor import Advisor
+from pipeline.commands.assistant.cli import main
+from pipeline.commands.assistant.data import load
 from pipeline.stages.build_word_index import build_word_index
 from tests.artifact_set import write_raw_inputs
 from tests.assistant_fixture import ALLOWED, ANSWERS

@@ -1,4 +1,4 @@
-"""The assistant's time budget (pipeline.commands.assistant_budget): a state the search
+"""The assistant's time budget (pipeline.commands.assistant.budget): a state the search
 cannot value within --budget shows what is proven and marks every other guess as not
 valued in time, with no E, in the text and in --json; the budget never changes a value
 that is shown. A tiny budget stands for a state too large to value in time."""
@@ -12,10 +12,10 @@ import time
 
 import pytest
 
-from pipeline.commands.assistant_budget import NOT_DONE, Valuer
-from pipeline.commands.assistant_data import load
-from pipeline.commands.assistant_game import Advisor
-from pipeline.commands.assistant_play import Session
+from pipeline.commands.assistant.advisor import Advisor
+from pipeline.commands.assistant.budget import NOT_DONE, Valuer
+from pipeline.commands.assistant.data import load
+from pipeline.commands.assistant.play import Session
 from pipeline.core.wordle import pattern_string
 from tests.assistant_fixture import run
 from tests.naive import feedback

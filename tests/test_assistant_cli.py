@@ -14,8 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.artifacts import optimal
-from pipeline.commands.assistant_data import load
-from pipeline.commands.assistant_game import Advisor
+from pipeline.commands.assistant.advisor import Advisor
+from pipeline.commands.assistant.data import load
 from pipeline.core.wordle import pattern_string
 from pipeline.kernels.optimal_search.state_search import Policy
 from tests.advice_play import InMemoryData, play_advice

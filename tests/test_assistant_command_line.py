@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.artifacts import optimal
-from pipeline.commands import assistant_data
+from pipeline.commands.assistant import data as assistant_data
 from tests.assistant_fixture import ANSWERS, consistent, run
 
 # --------------------------------------------------------------------------- input
@@ -141,7 +141,8 @@ def test_console_script_asks_for_one_blas_thread(given, expected):
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     if given is not None:
         env["OPENBLAS_NUM_THREADS"] = given
-    code = "import os, pipeline.commands.wordle_assist; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    script = "pipeline.commands.assistant.script"
+    code = f"import os, {script}; print(os.environ['OPENBLAS_NUM_THREADS'])"
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
@@ -180,7 +181,7 @@ def test_one_shot_imports_only_what_it_needs(folders, argv, light, with_trees):
     code = (
         "import atexit, sys\n"
         f"atexit.register(lambda: print(sorted(m for m in {heavy!r} if sys.modules.get(m))))\n"
-        "from pipeline.commands.assistant import cli\n"
+        "from pipeline.commands.assistant.cli import cli\n"
         f"sys.argv = ['wordle-assist', *{argv!r}, '--data', {str(folders[with_trees])!r}]\n"
         "cli()\n"
     )

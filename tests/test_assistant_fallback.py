@@ -23,7 +23,7 @@ import pytest
 from pipeline.analysis.advice import ScoreCurve
 from pipeline.analysis.commonness import commonness_table
 from pipeline.analysis.frequency import parse_frequency_counts
-from pipeline.commands.assistant_game import Advisor
+from pipeline.commands.assistant.advisor import Advisor
 from pipeline.core import hard_mode
 from pipeline.core.wordle import MAX_GUESSES, pattern_string
 from tests.advice_play import InMemoryData

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.commands.assistant_game import Advisor
+from pipeline.commands.assistant.advisor import Advisor
 from tests.advice_play import InMemoryData, play_advice
 
 # (mode, opener) -> Selby's optimum: total guesses over the 2,309 answers

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.commands.assistant import main
+from pipeline.commands.assistant.cli import main
 from tests.assistant_fixture import run
 from tests.test_assistant_artifacts import damage
 

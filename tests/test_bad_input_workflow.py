@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from pipeline.artifacts import seal
 from pipeline.artifacts.package_check import verify_datapackage
-from pipeline.commands.assistant import split_turns
+from pipeline.commands.assistant.cli import split_turns
 from pipeline.core.errors import PipelineError, UsageError
 from tests.bad_inputs import (
     ARCHIVE_CASES,

@@ -102,7 +102,7 @@ def test_the_rule_itself(importer, target, wrong):
 
 
 def test_imports_are_found_at_the_top_and_inside_functions():
-    found = imported(PACKAGE / "commands" / "assistant_data.py")
+    found = imported(PACKAGE / "commands" / "assistant" / "data.py")
     assert "pipeline.artifacts.words" in found  # at the top
     assert "pipeline.artifacts.optimal" in found  # inside a method
     assert module_name(PACKAGE / "kernels" / "opener_search" / "__init__.py") == (

@@ -37,7 +37,7 @@ EDITED_MODULES = [
     "pipeline/kernels/feedback_jit.py",
     "pipeline/analysis/opener_tables.py",
     "pipeline/analysis/benchmark_tables.py",
-    "pipeline/commands/assistant_game.py",
+    "pipeline/commands/assistant/game.py",
 ]
 
 
@@ -245,7 +245,7 @@ def test_every_rule_passes_its_stages_code_version_as_a_param():
         assert python_inputs == set(), name
     imported = set().union(*(closure_files(module) for module, _ in rule_stages().values()))
     assert "pipeline/__init__.py" in imported
-    assert "pipeline/commands/assistant_game.py" not in imported
+    assert "pipeline/commands/assistant/game.py" not in imported
     assert imported < set(MODULES)
 
 

@@ -9,9 +9,10 @@ import numpy as np
 
 from pipeline.analysis.fallback import FALLBACK_ALLOWED
 from pipeline.analysis.history import Coverage
-from pipeline.commands.assistant_data import OPTIMAL_TREES_FILE
-from pipeline.commands.assistant_game import Advisor, State, Turn
-from pipeline.commands.assistant_values import UNVALUED, Choice
+from pipeline.commands.assistant.advisor import Advisor
+from pipeline.commands.assistant.data import OPTIMAL_TREES_FILE
+from pipeline.commands.assistant.game import State, Turn
+from pipeline.commands.assistant.values import UNVALUED, Choice
 from pipeline.core.wordle import MAX_GUESSES
 
 SCORE_RULE = (

@@ -6,10 +6,10 @@
     wordle-assist --mode prior --hard ...    answer list unknown; NYT hard mode
 
 Every E shown is a promise kept: the exact mean of a strategy the player can follow
-(pipeline.commands.assistant_values says which). The command layer only reads artifacts
-(assistant_data), checks the turns and values states (assistant_game), and prints
-(assistant_report, assistant_text, assistant_play). numba is imported only when a state needs the
-search (after the first guess): the opener list stays under half a second.
+(pipeline.commands.assistant.values says which). The command only reads artifacts (data),
+checks the turns and values states (advisor), and prints (report, text; play for a
+session, imported only then). numba is imported only when a state needs the search
+(after the first guess): the opener list stays under half a second.
 """
 
 from __future__ import annotations
@@ -23,17 +23,26 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from pipeline.commands import assistant_report as report_module
-from pipeline.commands.assistant_budget import busy
-from pipeline.commands.assistant_data import data_folder, load
-from pipeline.commands.assistant_game import Advisor
-from pipeline.commands.assistant_input import (
+from pipeline.commands.assistant import report as report_module
+from pipeline.commands.assistant.advisor import Advisor
+from pipeline.commands.assistant.budget import busy
+from pipeline.commands.assistant.console import (
+    EXIT_DATA,
+    EXIT_INTERRUPT,
+    EXIT_OK,
+    EXIT_USAGE,
+    ONE_SHOT_BUDGET,
+    TURN_BUDGET,
+    emit,
+)
+from pipeline.commands.assistant.data import data_folder, load
+from pipeline.commands.assistant.input import (
     COLOUR_HELP,
     NoCandidateError,
     TurnError,
     split_turns,
 )
-from pipeline.commands.assistant_text import render
+from pipeline.commands.assistant.text import render
 from pipeline.core.errors import PipelineError, UsageError
 from pipeline.core.without_pandas import hide_pandas
 
@@ -41,12 +50,6 @@ PROG = "wordle-assist"
 MODES = ("answers", "prior")
 DEFAULT_TOP = 10
 DEFAULT_LIST = 50  # remaining candidates are listed when at most this many
-# CPU seconds an answer may take before it stops waiting for the search
-# (pipeline.commands.assistant_budget): a one-shot answer counts from the command's start
-# (its imports before that take about 0.15 s here), so that it stays within 2 s; a turn of
-# play counts from the turn's start and keeps within 0.3 s.
-ONE_SHOT_BUDGET, TURN_BUDGET = 1.7, 0.2
-EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_INTERRUPT = 0, 1, 2, 130
 DESCRIPTION = f"""\
 The best next Wordle guesses from the pipeline's artifacts, and a rating of each guess
 played beside the best one at that turn. Give each guess followed by its colours
@@ -157,19 +160,6 @@ def _version() -> str:
     return pipeline.__version__
 
 
-def emit(text: str, stream=None) -> None:
-    """Write text; when the reader has gone (`| head`), stop quietly: stdout is pointed
-    at /dev/null so that Python's flush at exit raises nothing either."""
-    stream = stream or sys.stdout
-    try:
-        stream.write(text)
-        stream.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, stream.fileno())
-        raise
-
-
 def _guarded(run: Callable[[], int], as_json: bool = False) -> int:
     """Run; every failure becomes one line on stderr and its exit code, and with --json
     also one JSON document on stdout (see error_document)."""
@@ -241,7 +231,7 @@ def _run(argv: list[str]) -> int:
     except SystemExit as stop:  # --help or --version, printed (errors raise UsageError)
         return stop.code if isinstance(stop.code, int) else EXIT_OK
     if args.turns and args.turns[0] == "play" and len(args.turns) % 2 == 1:
-        from pipeline.commands.assistant_play import play
+        from pipeline.commands.assistant.play import play
 
         args.turns = args.turns[1:]
         return play(args)

@@ -7,6 +7,6 @@ sees it.
 """
 
 import pipeline.core.one_blas_thread  # noqa: F401 (first: before numpy loads)
-from pipeline.commands.assistant import cli
+from pipeline.commands.assistant.cli import cli
 
 __all__ = ["cli"]

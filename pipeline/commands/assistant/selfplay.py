@@ -1,7 +1,7 @@
 """The assistant's advice played against every answer, as a player who follows it plays.
 
 `play_advice` walks the game tree the advice makes from an opener: at each state the
-player plays the first suggestion (Advisor.table(state).order[0]); states are shared by
+player plays the first suggestion (`Advisor.table(state).order[0]`); states are shared by
 every answer that reaches them, so each is valued once. The tests check with it that
 every shown E is kept; the benchmark prints what it gives on the real lists.
 """
@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pipeline.commands.assistant_game import Advisor, Turn
+from pipeline.commands.assistant.advisor import Advisor
+from pipeline.commands.assistant.game import Turn
 from pipeline.core.wordle import MAX_GUESSES, pattern_string
 
 

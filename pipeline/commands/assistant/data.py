@@ -29,7 +29,7 @@ from pipeline.core.word_index import WordIndex
 
 DATA_VARIABLE = "WORDLE_DATA"
 DERIVED = Path("data") / "derived"
-PROJECT = Path(__file__).resolve().parents[2]
+PROJECT = Path(__file__).resolve().parents[3]
 # The score model's strategy whose curve F is, per (prior mode, hard mode): the first
 # one the file holds. A proven-optimal strategy's games come first when the benchmark
 # has them. Then, with the answer list known, the opener benchmark: greedy_entropy's

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import textwrap
 
-from pipeline.commands.assistant_report import Rating, Report, Row
-from pipeline.commands.assistant_values import ESTIMATE, PROVEN
+from pipeline.commands.assistant.report import Rating, Report, Row
+from pipeline.commands.assistant.values import ESTIMATE, PROVEN
 from pipeline.core.wordle import MAX_GUESSES
 
 

@@ -19,11 +19,13 @@ import sys
 import textwrap
 from collections.abc import Callable
 
-from pipeline.commands.assistant_data import data_folder, load
-from pipeline.commands.assistant_game import Advisor, Turn
-from pipeline.commands.assistant_input import COLOUR_HELP, split_turns
-from pipeline.commands.assistant_report import Rating, Report, build
-from pipeline.commands.assistant_text import (
+from pipeline.commands.assistant.advisor import Advisor
+from pipeline.commands.assistant.console import EXIT_OK, TURN_BUDGET, emit
+from pipeline.commands.assistant.data import data_folder, load
+from pipeline.commands.assistant.game import Turn
+from pipeline.commands.assistant.input import COLOUR_HELP, split_turns
+from pipeline.commands.assistant.report import Rating, Report, build
+from pipeline.commands.assistant.text import (
     format_e,
     legend,
     rating_lines,
@@ -145,8 +147,6 @@ def _read_turn(ask: Callable[[str], str], number: int) -> tuple[str, str] | str 
 
 def play(args: argparse.Namespace) -> int:
     """The interactive loop; returns the exit status."""
-    from pipeline.commands.assistant import EXIT_OK, TURN_BUDGET, emit
-
     if args.json:
         raise UsageError("--json is for one answer, not for play")
     data = load(data_folder(args.data), args.edition)
