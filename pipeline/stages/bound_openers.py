@@ -15,6 +15,7 @@ from pipeline.analysis.optimal_plan import top_count
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
+from pipeline.core.progress import Progress
 from pipeline.kernels.optimal_search import INF, opener_bounds
 
 log = logging.getLogger(__name__)
@@ -42,10 +43,12 @@ def bound_openers(
     cap = None if limit is None else limit + 1
     openers = np.array(deal(range(len(index.words)), part, parts), dtype=np.int64)
     started = time.process_time()
-    first, second = opener_bounds(
-        matrix.full(), index.answer_rows, index.encoded, openers,
-        hard=mode == "hard", max_guesses=max_guesses, cap=cap,
-    )  # fmt: skip
+    what = f"{mode} mode, part {part}/{parts}: openers bounded"
+    with Progress(what, len(openers), note=f"cutoff {cap}") as progress:
+        first, second = opener_bounds(
+            matrix.full(), index.answer_rows, index.encoded, openers,
+            hard=mode == "hard", max_guesses=max_guesses, cap=cap, on_done=progress.advance,
+        )  # fmt: skip
     log.info("%s mode, part %d/%d: %d openers bounded below the cap %s in %.1f CPU s",
              mode, part, parts, len(openers), cap, time.process_time() - started)  # fmt: skip
     table = pa.table({

@@ -16,6 +16,7 @@ from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import check_built_from
+from pipeline.core.progress import Progress
 from pipeline.core.wordle import MAX_GUESSES
 from pipeline.kernels.optimal_search import solve_openers
 
@@ -50,15 +51,19 @@ def screen_openers(
     mine = deal(contenders(lower, done, limit), part, parts)
     started = time.process_time()
     rows, trees = [], []
-    for result in solve_openers(
-        matrix.full(), index.answer_rows, index.encoded, mine, hard=mode == "hard",
-        max_guesses=max_guesses, cutoff=None if limit is None else limit + 1, independent=True,
-    ):  # fmt: skip
-        rows += summary_table(result, mode, index.words, MAX_GUESSES).to_pylist()
-        trees += tree_table(result, mode, index.words).to_pylist()
+    cutoff = None if limit is None else limit + 1
+    what = f"{mode} mode, part {part}/{parts}: openers searched"
+    with Progress(what, len(mine), note=f"cutoff {cutoff}") as progress:
+        for result in solve_openers(
+            matrix.full(), index.answer_rows, index.encoded, mine, hard=mode == "hard",
+            max_guesses=max_guesses, cutoff=cutoff, independent=True,
+        ):  # fmt: skip
+            rows += summary_table(result, mode, index.words, MAX_GUESSES).to_pylist()
+            trees += tree_table(result, mode, index.words).to_pylist()
+            progress.advance()
     proven_here = sum(row["total_guesses"] is not None for row in rows)
     log.info("%s mode, part %d/%d: %d openers searched below %s (%d proven there), %.1f CPU s",
-             mode, part, parts, len(mine), None if limit is None else limit + 1, proven_here,
+             mode, part, parts, len(mine), cutoff, proven_here,
              time.process_time() - started)  # fmt: skip
     store.write_part(
         pa.Table.from_pylist(rows, schema=store.OPENERS_SCHEMA),

@@ -11,6 +11,7 @@ from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
 from pipeline.core.errors import PipelineError
+from pipeline.core.progress import Progress
 from pipeline.core.wordle import MAX_GUESSES
 from pipeline.kernels.optimal_search import solve_opener
 
@@ -40,14 +41,16 @@ def solve_optimal(
     if opener_id is None:
         raise PipelineError(f"config: optimal.openers: {opener!r} is not a word of the word index")
     matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
-    result = solve_opener(
-        matrix.full(),
-        index.answer_rows,
-        index.encoded,
-        opener_id,
-        hard=mode == "hard",
-        max_guesses=max_guesses,
-    )
+    with Progress(f"{mode} {opener}: opener searched", 1, note="cutoff None") as progress:
+        result = solve_opener(
+            matrix.full(),
+            index.answer_rows,
+            index.encoded,
+            opener_id,
+            hard=mode == "hard",
+            max_guesses=max_guesses,
+        )
+        progress.advance()
     log.info(
         "%s %s: total %s, proven %s, %d nodes, %.2f CPU s%s",
         mode, opener, result.total, result.proven, result.nodes, result.seconds,

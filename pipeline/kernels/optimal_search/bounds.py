@@ -19,6 +19,8 @@ far. INF: some bucket cannot be finished in the guesses left, so no tree fits.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from pipeline.core.wordle import MAX_GUESSES
@@ -129,10 +131,12 @@ def opener_bounds(
     hard: bool,
     max_guesses: int = MAX_GUESSES,
     cap: int | None = None,
+    on_done: Callable[[int], None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(partition, second-level) lower bounds of the total of each opener row, INF where
     no tree can win every answer within max_guesses; the second is exact below cap (None:
-    everywhere), else some bound >= cap. Inputs as for solve.solve_opener."""
+    everywhere), else some bound >= cap. Inputs as for solve.solve_opener. on_done(1) is
+    called after each opener (a job's progress; the kernel itself reports nothing)."""
     checked = check_inputs(matrix, answer_rows, encoded, max_guesses, None, cap)
     matrix, answer_rows, encoded = checked
     ctx = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), None, ALL_ON)
@@ -145,4 +149,6 @@ def opener_bounds(
     second = np.zeros(len(openers), dtype=np.int64)
     for i, opener in enumerate(openers):
         partition[i], second[i] = opener_floor(ctx, opener, limit)
+        if on_done is not None:
+            on_done(1)
     return partition, second
