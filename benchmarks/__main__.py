@@ -21,6 +21,7 @@ from benchmarks.certify import bench_certify
 from benchmarks.kernels import bench_kernels, report
 from benchmarks.optimal import bench_optimal
 from pipeline.artifacts import catalog
+from pipeline.plan.editions import enabled_editions, merge_editions
 from pipeline.sources.fetch import resolve_mirror
 
 SECTIONS = ("scaling", "kernels", "optimal", "assistant")
@@ -37,8 +38,12 @@ SECTION_TARGETS = {
         COMMONNESS,
     ],
     # the optimal section times the optimal stage itself: everything before it is built
-    "optimal": [catalog.OPENERS.format(edition=EDITION)],
+    "optimal": [catalog.OPENERS],
 }
+# The section alone measures the optimal stage of every edition the default config
+# enables (today's game's list too); within `all` the reference edition alone.
+EVERY_EDITION_SECTIONS = ("optimal",)
+SCHEMA = scaling.REPO / "workflow" / "schemas" / "config.schema.yaml"
 # The scaling runs leave the certified screen out (minutes of proofs per run, measured on
 # its own by the optimal section): they measure how the rest of the pipeline scales.
 SCALING_CONFIG = {"optimal": {"certify": False}}
@@ -48,11 +53,20 @@ def prepare(workdir: Path, mirror: Path, section: str) -> None:
     """A scratch folder with the raw inputs fetched and what `section` reads built once
     (so numba's cache is warm and downloads are out of every measured run)."""
     config = yaml.safe_load((scaling.REPO / "config.yaml").read_text(encoding="utf-8")) or {}
-    config.setdefault("editions", {}).update(OTHER_EDITIONS_OFF["editions"])
+    if section not in EVERY_EDITION_SECTIONS:
+        config.setdefault("editions", {}).update(OTHER_EDITIONS_OFF["editions"])
     (workdir / "config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     os.environ["WORDLE_MIRROR"] = str(mirror)
-    targets = SECTION_TARGETS.get(section, [])
+    editions = measured_editions(workdir)
+    targets = [t.format(edition=e) for t in SECTION_TARGETS.get(section, []) for e in editions]
     scaling.snakemake(workdir, *targets, "--cores", str(os.cpu_count() or 1))
+
+
+def measured_editions(workdir: Path) -> list[str]:
+    """The editions the scratch config enables (its defaults merged in), oldest first."""
+    config = yaml.safe_load((workdir / "config.yaml").read_text(encoding="utf-8")) or {}
+    merge_editions(config, SCHEMA)
+    return enabled_editions(config)
 
 
 def leave_out_the_screen(workdir: Path) -> None:
@@ -143,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
             derived = workdir / "data" / "derived" / EDITION
             bench_kernels(derived, workdir / COMMONNESS, args.threads)
         if args.section in ("optimal", "all"):
-            bench_certify(workdir, EDITION)
+            for edition in measured_editions(workdir):
+                bench_certify(workdir, edition, mirror.resolve())
             bench_optimal(mirror.resolve())
         if args.section in ("assistant", "all"):
             bench_assistant(workdir / "data" / "derived" / EDITION)
