@@ -20,22 +20,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from benchmarks.bound_quality import FILE_MODE, read_published
 from pipeline.kernels.optimal_search import WordLists, opener_bounds, prepare_lists
 
 SAMPLE = 150
 SEED = 49
 # list name in the published files -> its answer list in the mirror
 LISTS = {"nyt20220830": "answers.txt", "nyt20230701": "nyt20230701/answers.txt"}
-FILE_MODE = {"normal": "easy", "hard": "hard"}
-
-
-def read_published(path: Path) -> dict[str, int | None]:
-    """word -> proven total, None where no tree wins every answer within six guesses."""
-    totals = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        word, *rest = line.split()
-        totals[word] = None if rest[0] == "Infinity" else int(rest[1])
-    return totals
 
 
 @cache
