@@ -59,17 +59,25 @@ def test_the_bound_quality_lines(built, tmp_path, monkeypatch, capsys):
 
 
 def test_the_stage_lines_per_mode(built, capsys):
-    """Words searched and the CPU of the bound pass and of the searches, from the jobs'
-    benchmark records of the fixture's run."""
+    """Words searched, the CPU of the bound pass and of the searches and the mode's wall,
+    from the jobs' benchmark records of the fixture's run."""
     table = pl.read_parquet(built / catalog.OPTIMAL_OPENERS.format(edition=EDITION))
     cpu = {rule: certify.job_seconds(built, rule, EDITION) for rule in certify.STAGE_RULES}
-    walls = {rule: certify.job_seconds(built, rule, EDITION, "s") for rule in certify.STAGE_RULES}
+    spans = {rule: certify.job_spans(built, rule, EDITION) for rule in certify.STAGE_RULES}
     for mode in store.MODES:
         rows = table.filter(pl.col("mode") == mode)
-        certify.print_mode(rows, mode, cpu, walls)
+        certify.print_mode(rows, mode, cpu, spans)
         out = capsys.readouterr().out
         searched = rows.filter(pl.col("nodes") > 0).height
         bound_cpu = sum(s for name, s in cpu["bound_openers"].items() if name.startswith(mode))
         assert re.search(rf"words searched \(proofs and screen\) +{searched}\.000 ", out)
         assert re.search(rf"CPU of the bound pass +{bound_cpu:.3f} s", out)
         assert 0 < searched < rows.height and bound_cpu > 0
+        wall = float(re.search(r"first job to last \(the modes interleave\) +([\d.]+) s", out)[1])
+        longest = max(
+            end - start
+            for jobs in spans.values()
+            for name, (start, end) in jobs.items()
+            if name.split("-")[0] == mode
+        )
+        assert longest <= wall + 0.01
