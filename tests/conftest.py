@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 # The longest tests, dealt out first and in this order (see below): xdist gives the first
 # worker the first two and the second worker the next two. The first worker builds the
-# shared fixture (`built`, about 150 s), then runs the README blocks in a checkout that
+# shared fixture (`built_checkout`, about 150 s), then runs the README blocks in a checkout that
 # starts with the build's compiled numba kernels (compiling them again cost about 100 s of
 # CPU); the second runs the real two-step ranking (in process, no fixture) and then the
 # SLURM run, which needs the build, done by then, so neither waits on the other's lock.
@@ -82,6 +82,15 @@ def write(path: Path, data: str | bytes) -> Path:
     else:
         path.write_bytes(data)
     return path
+
+
+@pytest.fixture(scope="session")
+def real_set(mirror: Path, tmp_path_factory: pytest.TempPathFactory):
+    """The real lists through the entropy stage, built once and shared by every test
+    module and xdist worker (tests.support.artifact_set.real_artifact_set)."""
+    from tests.support.artifact_set import real_artifact_set  # it imports this module
+
+    return real_artifact_set(tmp_path_factory, mirror)
 
 
 @pytest.fixture(scope="session")
@@ -207,7 +216,7 @@ def fixture_mirror(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Path:
+def built_checkout(tmp_path_factory) -> Path:
     """The fixture's whole artifact set, built once by the real workflow in a checkout of
     its own and shared by every test (and every xdist worker): read it, never change it;
     tests that damage or rebuild work on a copy (tests.support.workflow_helpers.clone_checkout)."""

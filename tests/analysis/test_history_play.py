@@ -34,7 +34,7 @@ START = dt.date(2021, 6, 19)
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def history_set(tmp_path_factory):
     artifacts = shared_artifact_set(tmp_path_factory, "fixture")
     out = tmp_path_factory.mktemp("history")
     history = out / "history.parquet"
@@ -62,8 +62,8 @@ def built(tmp_path_factory):
     return artifacts, out
 
 
-def test_in_list_days_are_the_benchmark_games(built):
-    artifacts, out = built
+def test_in_list_days_are_the_benchmark_games(history_set):
+    artifacts, out = history_set
     rows = store.read_history_benchmark(out / store.FILE).to_pylist()
     games = benchmark_artifact.read_games(artifacts.games).to_pylist()
     pairs = {(g["strategy"], g["opener"]) for g in games}
@@ -125,8 +125,8 @@ def naive_fallback(data: GameData, turns, curve: ScoreCurve, hard: bool) -> str:
     return words[best[2]]
 
 
-def test_out_of_list_days_are_a_naive_replay(built):
-    artifacts, out = built
+def test_out_of_list_days_are_a_naive_replay(history_set):
+    artifacts, out = history_set
     data = game_data(artifacts)
     curve = fallback_curve(artifacts.score_model)
     configs = {label_of(s): dict(s) for s in artifacts.settings.strategies}
@@ -163,8 +163,8 @@ def test_out_of_list_days_are_a_naive_replay(built):
     assert checked == len({(r["strategy"], r["opener"]) for r in rows})
 
 
-def test_the_yearly_summary(built):
-    _, out = built
+def test_the_yearly_summary(history_set):
+    _, out = history_set
     rows = store.read_history_benchmark(out / store.FILE).to_pylist()
     summary = store.read_history_summary(out / store.SUMMARY_FILE).to_pylist()
     for s in summary:

@@ -45,10 +45,10 @@ def test_every_column_of_every_table_has_one_row():
 
 
 @pytest.mark.slow
-def test_the_dictionary_describes_every_published_table_as_the_data_package_does(built):
+def test_the_dictionary_describes_every_published_table_as_the_data_package_does(built_checkout):
     """The fixture build's datapackage.json, read from the files themselves, lists the same
     tables, columns, Arrow types, descriptions and required columns as the dictionary."""
-    descriptor = json.loads((built / "data" / "derived" / "datapackage.json").read_text())
+    descriptor = json.loads((built_checkout / "data" / "derived" / "datapackage.json").read_text())
     published = {  # one edition: each table's file name appears once
         resource["path"].rsplit("/", 1)[-1]: [
             (

@@ -34,7 +34,7 @@ def rewrite(path: Path, data: bytes) -> None:
 
 
 @pytest.fixture
-def built(tmp_path):
+def sealed_artifact(tmp_path):
     """data/raw/source.txt -> data/derived/artifact.bin, sealed with the source as input."""
     root = tmp_path / "data"
     source = root / "raw" / "source.txt"
@@ -55,8 +55,8 @@ def test_seal_path_and_is_seal():
     assert not is_seal("seal.json.txt")
 
 
-def test_seal_document(built):
-    artifact, source = built["artifact"], built["source"]
+def test_seal_document(sealed_artifact):
+    artifact, source = sealed_artifact["artifact"], sealed_artifact["source"]
     document = json.loads(seal_path(artifact).read_text())
     assert document == {
         "format": 1,
@@ -74,18 +74,18 @@ def test_seal_document(built):
         "extra": {"note": "x"},
     }
     # no absolute path anywhere: the folder may move
-    assert str(built["root"]) not in seal_path(artifact).read_text()
+    assert str(sealed_artifact["root"]) not in seal_path(artifact).read_text()
 
 
-def test_read_seal_and_verify_return_the_record(built):
-    record = read_seal(built["artifact"])
+def test_read_seal_and_verify_return_the_record(sealed_artifact):
+    record = read_seal(sealed_artifact["artifact"])
     assert record.sha256 == hashlib.sha256(CONTENT).hexdigest()
     assert record.bytes == len(CONTENT)
     assert record.inputs["source"]["path"] == "../raw/source.txt"
     assert record.settings == {"n": 3}
     assert record.extra == {"note": "x"}
-    assert verify(built["artifact"]) == record
-    assert problem(built["artifact"]) is None
+    assert verify(sealed_artifact["artifact"]) == record
+    assert problem(sealed_artifact["artifact"]) is None
 
 
 def test_seal_without_inputs_or_extra(tmp_path):
@@ -97,36 +97,39 @@ def test_seal_without_inputs_or_extra(tmp_path):
     assert verify(path) == record
 
 
-def test_sealing_again_is_byte_identical(built):
-    first = seal_path(built["artifact"]).read_bytes()
+def test_sealing_again_is_byte_identical(sealed_artifact):
+    first = seal_path(sealed_artifact["artifact"]).read_bytes()
     write_seal(
-        built["artifact"],
-        inputs={"source": built["source"]},
+        sealed_artifact["artifact"],
+        inputs={"source": sealed_artifact["source"]},
         settings={"n": 3},
         extra={"note": "x"},
     )
-    assert seal_path(built["artifact"]).read_bytes() == first
+    assert seal_path(sealed_artifact["artifact"]).read_bytes() == first
 
 
 # --- missing and unsealed ---------------------------------------------------------------
 
 
-def test_missing_file(built):
-    built["artifact"].unlink()
-    assert problem(built["artifact"]) == f"{built['artifact']}: missing; {REBUILD_HINT}"
-    with pytest.raises(ArtifactError, match="missing"):
-        verify(built["artifact"])
-
-
-def test_unsealed_file(built):
-    seal_path(built["artifact"]).unlink()
-    expected = (
-        f"{built['artifact']}: has no seal (artifact.bin.seal.json), so it is not a file this "
-        f"pipeline wrote; {REBUILD_HINT}"
+def test_missing_file(sealed_artifact):
+    sealed_artifact["artifact"].unlink()
+    assert (
+        problem(sealed_artifact["artifact"])
+        == f"{sealed_artifact['artifact']}: missing; {REBUILD_HINT}"
     )
-    assert problem(built["artifact"]) == expected
+    with pytest.raises(ArtifactError, match="missing"):
+        verify(sealed_artifact["artifact"])
+
+
+def test_unsealed_file(sealed_artifact):
+    seal_path(sealed_artifact["artifact"]).unlink()
+    expected = (
+        f"{sealed_artifact['artifact']}: has no seal (artifact.bin.seal.json), so it is not a "
+        f"file this pipeline wrote; {REBUILD_HINT}"
+    )
+    assert problem(sealed_artifact["artifact"]) == expected
     with pytest.raises(ArtifactError) as caught:
-        verify(built["artifact"])
+        verify(sealed_artifact["artifact"])
     assert str(caught.value) == expected
     assert isinstance(caught.value, PipelineError)
 
@@ -142,19 +145,19 @@ def test_unsealed_file(built):
         ' "settings": {}, "version": "1"}',
     ],
 )
-def test_damaged_seal(built, text):
-    seal_path(built["artifact"]).write_text(text)
-    trouble = problem(built["artifact"])
-    assert trouble.startswith(f"{seal_path(built['artifact'])}: damaged seal (")
+def test_damaged_seal(sealed_artifact, text):
+    seal_path(sealed_artifact["artifact"]).write_text(text)
+    trouble = problem(sealed_artifact["artifact"])
+    assert trouble.startswith(f"{seal_path(sealed_artifact['artifact'])}: damaged seal (")
     assert trouble.endswith(REBUILD_HINT)
     with pytest.raises(ArtifactError, match="damaged seal"):
-        read_seal(built["artifact"])
+        read_seal(sealed_artifact["artifact"])
 
 
-def test_seal_of_another_file_is_refused(built, tmp_path):
+def test_seal_of_another_file_is_refused(sealed_artifact, tmp_path):
     other = tmp_path / "other.bin"
     other.write_bytes(CONTENT)  # the very same bytes, another name
-    shutil.copy(seal_path(built["artifact"]), seal_path(other))
+    shutil.copy(seal_path(sealed_artifact["artifact"]), seal_path(other))
     assert "damaged seal (not a seal of this file)" in problem(other)
 
 
@@ -168,8 +171,8 @@ def damaged_message(path: Path) -> str:
     )
 
 
-def test_one_flipped_bit_anywhere_in_the_file_is_found(built):
-    artifact = built["artifact"]
+def test_one_flipped_bit_anywhere_in_the_file_is_found(sealed_artifact):
+    artifact = sealed_artifact["artifact"]
     for offset in range(len(CONTENT)):
         data = bytearray(CONTENT)
         data[offset] ^= 1 << (offset % 8)
@@ -180,33 +183,33 @@ def test_one_flipped_bit_anywhere_in_the_file_is_found(built):
 
 
 @pytest.mark.parametrize("keep", [0, 1, len(CONTENT) // 2, len(CONTENT) - 1])
-def test_truncated_file(built, keep):
-    rewrite(built["artifact"], CONTENT[:keep])
-    assert problem(built["artifact"]) == damaged_message(built["artifact"])
+def test_truncated_file(sealed_artifact, keep):
+    rewrite(sealed_artifact["artifact"], CONTENT[:keep])
+    assert problem(sealed_artifact["artifact"]) == damaged_message(sealed_artifact["artifact"])
     with pytest.raises(ArtifactError, match="damaged or replaced"):
-        verify(built["artifact"])
+        verify(sealed_artifact["artifact"])
 
 
-def test_appended_byte(built):
-    rewrite(built["artifact"], CONTENT + b"\n")
-    assert problem(built["artifact"]) == damaged_message(built["artifact"])
+def test_appended_byte(sealed_artifact):
+    rewrite(sealed_artifact["artifact"], CONTENT + b"\n")
+    assert problem(sealed_artifact["artifact"]) == damaged_message(sealed_artifact["artifact"])
 
 
-def test_replaced_by_a_foreign_but_valid_file(built, tmp_path):
+def test_replaced_by_a_foreign_but_valid_file(sealed_artifact, tmp_path):
     # another artifact of the same name, itself properly sealed, copied over this one
     foreign = tmp_path / "elsewhere" / "artifact.bin"
     foreign.parent.mkdir()
     foreign.write_bytes(CONTENT[::-1])
     write_seal(foreign, settings={"n": 4})
     assert problem(foreign) is None
-    shutil.copy(foreign, built["artifact"])
-    assert problem(built["artifact"]) == damaged_message(built["artifact"])
+    shutil.copy(foreign, sealed_artifact["artifact"])
+    assert problem(sealed_artifact["artifact"]) == damaged_message(sealed_artifact["artifact"])
     # the same size, the same first bytes: only the hash can tell
     foreign.write_bytes(CONTENT[:-1] + b"?")
-    shutil.copy(foreign, built["artifact"])
+    shutil.copy(foreign, sealed_artifact["artifact"])
     files._HASHES.clear()
-    assert built["artifact"].stat().st_size == len(CONTENT)
-    assert problem(built["artifact"]) == damaged_message(built["artifact"])
+    assert sealed_artifact["artifact"].stat().st_size == len(CONTENT)
+    assert problem(sealed_artifact["artifact"]) == damaged_message(sealed_artifact["artifact"])
 
 
 # --- stale: an input it was built from now holds other bytes ----------------------------
@@ -219,8 +222,8 @@ def stale_message(path: Path, source: Path, role: str) -> str:
     )
 
 
-def test_stale_when_a_recorded_input_changed(built):
-    artifact, source = built["artifact"], built["source"]
+def test_stale_when_a_recorded_input_changed(sealed_artifact):
+    artifact, source = sealed_artifact["artifact"], sealed_artifact["source"]
     rewrite(source, b"cigar\nrebus\n")  # same size, one letter
     resolved = artifact.parent / "../raw/source.txt"
     assert problem(artifact) == stale_message(artifact, resolved, "source")
@@ -234,15 +237,15 @@ def test_stale_when_a_recorded_input_changed(built):
     assert problem(artifact) is None
 
 
-def test_an_absent_input_cannot_be_compared_and_is_skipped(built):
-    built["source"].unlink()
-    assert problem(built["artifact"]) is None
+def test_an_absent_input_cannot_be_compared_and_is_skipped(sealed_artifact):
+    sealed_artifact["source"].unlink()
+    assert problem(sealed_artifact["artifact"]) is None
 
 
-def test_damage_is_reported_before_staleness(built):
-    rewrite(built["source"], b"changed\n")
-    rewrite(built["artifact"], CONTENT[:-1])
-    assert problem(built["artifact"]) == damaged_message(built["artifact"])
+def test_damage_is_reported_before_staleness(sealed_artifact):
+    rewrite(sealed_artifact["source"], b"changed\n")
+    rewrite(sealed_artifact["artifact"], CONTENT[:-1])
+    assert problem(sealed_artifact["artifact"]) == damaged_message(sealed_artifact["artifact"])
 
 
 def test_several_inputs_each_checked(tmp_path):
@@ -296,13 +299,13 @@ def test_a_merge_records_what_its_parts_were_built_from(tmp_path):
 # --- relative input paths survive moving the folder -------------------------------------
 
 
-def test_moving_the_folder_keeps_the_seal_valid(built, tmp_path):
+def test_moving_the_folder_keeps_the_seal_valid(sealed_artifact, tmp_path):
     moved = tmp_path / "moved" / "copy-of-data"
     moved.parent.mkdir()
-    shutil.move(built["root"], moved)
+    shutil.move(sealed_artifact["root"], moved)
     artifact = moved / "derived" / "artifact.bin"
     source = moved / "raw" / "source.txt"
-    assert not built["artifact"].exists()
+    assert not sealed_artifact["artifact"].exists()
     assert problem(artifact) is None
     assert verify(artifact).inputs["source"]["path"] == "../raw/source.txt"
     # and the moved input is the one checked
@@ -312,11 +315,11 @@ def test_moving_the_folder_keeps_the_seal_valid(built, tmp_path):
     )
 
 
-def test_copying_the_folder_keeps_both_copies_independent(built, tmp_path):
+def test_copying_the_folder_keeps_both_copies_independent(sealed_artifact, tmp_path):
     copy = tmp_path / "copy"
-    shutil.copytree(built["root"], copy)
+    shutil.copytree(sealed_artifact["root"], copy)
     rewrite(copy / "raw" / "source.txt", b"changed!\n")
     assert problem(copy / "derived" / "artifact.bin").startswith(
         f"{copy / 'derived' / 'artifact.bin'}: stale"
     )
-    assert problem(built["artifact"]) is None
+    assert problem(sealed_artifact["artifact"]) is None

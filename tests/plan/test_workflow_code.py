@@ -277,18 +277,18 @@ CHECKPOINT_JOBS = {"solve_optimal", "merge_optimal"}  # planned from the opener 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("module", EDITED_MODULES)
-def test_editing_a_module_reruns_exactly_the_rules_that_import_it(built, tmp_path, module):
+def test_editing_a_module_reruns_exactly_the_rules_that_import_it(built_checkout, tmp_path, module):
     """The rules whose stage imports the module rerun, then what reads their outputs,
     and nothing else (Snakemake cannot know a rebuilt file comes out the same). When a
     checkpoint (the word index, the opener ranking that names the optimal jobs) reruns,
     the jobs that wait for it are planned once it has run: the dry run shows the
     checkpoint and no job outside the expected ones."""
-    checkout = clone_checkout(built, tmp_path / "c")
+    checkout = clone_checkout(built_checkout, tmp_path / "c")
     path = checkout / module
     original = path.read_bytes()
     path.write_bytes(original + b"\n# edited by a test\n")
     direct = {rule for rule, (stage, _) in rule_stages().items() if module in closure_files(stage)}
-    graph = consumers(built)
+    graph = consumers(built_checkout)
     expected = downstream(graph, direct) - {"all"}
     if "rank_openers" in expected:  # the jobs it names wait for it, not a file
         expected |= downstream(graph, CHECKPOINT_JOBS) - {"all"}
@@ -301,18 +301,18 @@ def test_editing_a_module_reruns_exactly_the_rules_that_import_it(built, tmp_pat
 
 
 @pytest.mark.slow
-def test_rewriting_code_with_the_same_bytes_reruns_nothing(built, tmp_path):
+def test_rewriting_code_with_the_same_bytes_reruns_nothing(built_checkout, tmp_path):
     """A checkout, a `git checkout` or an editor's save gives newer files with the same
     bytes: Snakemake compares their checksums, so nothing reruns."""
-    checkout = clone_checkout(built, tmp_path / "c")
+    checkout = clone_checkout(built_checkout, tmp_path / "c")
     for path in (checkout / "pipeline").rglob("*.py"):
         path.write_bytes(path.read_bytes())
     assert planned_jobs(checkout) == {}
 
 
 @pytest.mark.slow
-def test_moving_the_checkout_reruns_nothing(built, tmp_path):
-    checkout = clone_checkout(built, tmp_path / "here" / "c")
+def test_moving_the_checkout_reruns_nothing(built_checkout, tmp_path):
+    checkout = clone_checkout(built_checkout, tmp_path / "here" / "c")
     moved = tmp_path / "elsewhere" / "deeper" / "c"
     moved.parent.mkdir(parents=True)
     shutil.move(str(checkout), str(moved))

@@ -37,4 +37,6 @@ def test_the_tests_conftest_deals_out_first_exist_and_are_slow():
         if not isinstance(module_marks, list):
             module_marks = [module_marks]
         marks = [*getattr(test, "pytestmark", []), *module_marks]
-        assert any(mark.name == "slow" for mark in marks), nodeid
+        # tests/workflow/conftest.py marks its whole folder slow
+        slow_folder = path.startswith("tests/workflow/")
+        assert slow_folder or any(mark.name == "slow" for mark in marks), nodeid

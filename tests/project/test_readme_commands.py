@@ -195,8 +195,8 @@ def test_the_readme_games_are_fixture_games():
 
 
 @pytest.mark.slow
-def test_every_readme_shell_block_runs_as_written(built, tmp_path):
-    """The blocks never read `built`; asking for it gives the checkout the shared fixture
+def test_every_readme_shell_block_runs_as_written(built_checkout, tmp_path):
+    """The blocks never read `built_checkout`; asking for it gives the checkout the shared fixture
     build's compiled numba kernels (about 100 s of CPU not spent compiling them again)."""
     project = tmp_path / "work" / "project"
     pins = write_shared_mirror(tmp_path / "work" / "shared" / "wordle-data")

@@ -45,20 +45,22 @@ def _no_env_mirror(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def mirror(tmp_path: Path) -> Path:
+def local_mirror(tmp_path: Path) -> Path:
     folder = tmp_path / "mirror"
     (folder / "lists").mkdir(parents=True)
     (folder / "lists" / "allowed.txt").write_bytes(WORDS)
     return folder
 
 
-def read(name: str, spec: dict, mirror: Path, warnings: list[str], **options: object) -> bytes:
+def read(
+    name: str, spec: dict, local_mirror: Path, warnings: list[str], **options: object
+) -> bytes:
     """read_source with short waits and no retries; warnings are collected. Bytes only,
     after checking the provenance says where they were read from."""
     data, record = read_source(
         name,
         spec,
-        mirror=mirror,
+        mirror=local_mirror,
         timeout=2,
         retries=0,
         deadline=30,
@@ -96,7 +98,7 @@ NO_COPY = {
 @pytest.mark.parametrize("pinned", [True, False])
 def test_a_mirror_without_the_copy_warns_once_and_downloads(
     tmp_path: Path,
-    mirror: Path,
+    local_mirror: Path,
     https_server: Callable[[list[Behaviour]], Server],
     case: str,
     pinned: bool,
@@ -165,19 +167,19 @@ def test_the_warning_is_logged_when_no_one_asks_for_it(
     ]
 
 
-def test_a_mirror_copy_is_read_without_the_network(mirror: Path) -> None:
+def test_a_mirror_copy_is_read_without_the_network(local_mirror: Path) -> None:
     spec = {"kind": "url", "url": "https://example.invalid/w", "mirror_path": "lists/allowed.txt"}
     warnings: list[str] = []
-    assert read("allowed", {**spec, "sha256": WORDS_SHA}, mirror, warnings) == WORDS
+    assert read("allowed", {**spec, "sha256": WORDS_SHA}, local_mirror, warnings) == WORDS
     assert warnings == []
 
 
 # --- mistakes to fix stay errors, and nothing is downloaded ----------------------------
 
 
-def test_mirror_mistakes_are_one_line_errors(tmp_path: Path, mirror: Path) -> None:
+def test_mirror_mistakes_are_one_line_errors(tmp_path: Path, local_mirror: Path) -> None:
     spec = {"kind": "url", "url": "https://example.invalid/w", "mirror_path": "lists"}
-    not_a_folder = mirror / "lists" / "allowed.txt"
+    not_a_folder = local_mirror / "lists" / "allowed.txt"
     cases = [
         # (mirror, spec, the whole message after "source 'allowed': ")
         (
@@ -187,13 +189,13 @@ def test_mirror_mistakes_are_one_line_errors(tmp_path: Path, mirror: Path) -> No
             f"environment variable {MIRROR_ENV})",
         ),
         (
-            mirror,
+            local_mirror,
             spec,
-            f"cannot read mirror file {mirror / 'lists'}: [Errno 21] Is a directory: "
-            f"'{mirror / 'lists'}'",
+            f"cannot read mirror file {local_mirror / 'lists'}: [Errno 21] Is a directory: "
+            f"'{local_mirror / 'lists'}'",
         ),
         (
-            mirror,
+            local_mirror,
             {**spec, "mirror_path": "lists/allowed.txt", "sha256": "0" * 64},
             f"sha256 mismatch for data read from mirror file {not_a_folder}: expected "
             f"{'0' * 64}, got {WORDS_SHA} ({len(WORDS)} bytes); nothing was written",
@@ -212,11 +214,11 @@ def test_mirror_mistakes_are_one_line_errors(tmp_path: Path, mirror: Path) -> No
 FETCH_SETTINGS = {"timeout": 2, "retries": 0, "deadline": 30}
 
 
-def fetch(workdir: Path, spec: dict, mirror: str) -> subprocess.CompletedProcess:
+def fetch(workdir: Path, spec: dict, local_mirror: str) -> subprocess.CompletedProcess:
     """The fetch_source rule's script for source `allowed`, WORDLE_MIRROR set to `mirror`."""
     params = {"name": "allowed", "spec": json.dumps(spec), **FETCH_SETTINGS}
     output = {"raw": sealed("data/raw/allowed.txt")}
-    env = {MIRROR_ENV: mirror}
+    env = {MIRROR_ENV: local_mirror}
     files = {"input": {"local": []}, "output": output}
     return run_rule(workdir, "fetch_source", **files, params=params, env=env)
 
@@ -270,12 +272,12 @@ def test_first_command_fetches_the_real_sources_when_the_mirror_is_missing(
     data/raw. Where the bytes came from never reruns anything: with the mirror there
     (holding the same bytes), nothing is to be done."""
     checkout = make_checkout(tmp_path / "c")
-    mirror = checkout / "mirror"  # the fixture copies, served by the "real" sources
+    local_mirror = checkout / "mirror"  # the fixture copies, served by the "real" sources
     config = read_config(checkout)
     served: dict[str, tuple[Server, bytes]] = {}
     files = {"allowed": "allowed.txt", "answers": "answers.txt", "frequency": "unigram_freq.csv"}
     for name, file in files.items():
-        data = (mirror / file).read_bytes()
+        data = (local_mirror / file).read_bytes()
         served[name] = (https_server([respond("200 OK", data)]), data)
     for name, (server, data) in served.items():
         pin = sha256_bytes(data) if name != "frequency" else ""  # frequency: not pinned
@@ -306,5 +308,5 @@ def test_first_command_fetches_the_real_sources_when_the_mirror_is_missing(
         assert len(said) == 1, result.stderr
         assert server.attempts == 1
     for name in served:  # the mirror now holds every copy, under the configured names
-        (mirror / f"{name}.x").write_bytes(served[name][1])
+        (local_mirror / f"{name}.x").write_bytes(served[name][1])
     assert planned_jobs(checkout, *raw) == {}

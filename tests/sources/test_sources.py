@@ -63,7 +63,7 @@ def _url_spec(url: str = "https://example.invalid/words", **extra: object) -> di
 
 
 @pytest.fixture
-def mirror(tmp_path: Path) -> Path:
+def local_mirror(tmp_path: Path) -> Path:
     folder = tmp_path / "mirror"
     (folder / "lists").mkdir(parents=True)
     (folder / "lists" / "allowed.txt").write_bytes(WORDS)
@@ -91,8 +91,8 @@ def test_env_mirror_overrides_config(monkeypatch: pytest.MonkeyPatch, tmp_path: 
 # --- mirror, local, provenance --------------------------------------------------------
 
 
-def test_mirror_read_gives_bytes_and_provenance(mirror: Path) -> None:
-    data, record = read("allowed", _url_spec(sha256=WORDS_SHA.upper()), mirror=mirror)
+def test_mirror_read_gives_bytes_and_provenance(local_mirror: Path) -> None:
+    data, record = read("allowed", _url_spec(sha256=WORDS_SHA.upper()), mirror=local_mirror)
     assert data == WORDS
     assert record == {
         "source": "allowed",
@@ -105,13 +105,13 @@ def test_mirror_read_gives_bytes_and_provenance(mirror: Path) -> None:
         "pinned_sha256": WORDS_SHA,
         "verified": True,
     }
-    assert str(mirror) not in repr(record)
+    assert str(local_mirror) not in repr(record)
 
 
-def test_local_kind_reads_file_whatever_the_mirror(tmp_path: Path, mirror: Path) -> None:
+def test_local_kind_reads_file_whatever_the_mirror(tmp_path: Path, local_mirror: Path) -> None:
     own = tmp_path / "mine.txt"
     own.write_bytes(b"hello\nworld\n")
-    data, record = read("answers", {"kind": "local", "path": str(own)}, mirror=mirror)
+    data, record = read("answers", {"kind": "local", "path": str(own)}, mirror=local_mirror)
     assert data == b"hello\nworld\n"
     assert record["read_from"] == "local" and record["origin"] == str(own)
     assert record["mirror_path"] is None and record["verified"] is False
@@ -123,9 +123,9 @@ def test_local_file_that_cannot_be_read_is_a_pipeline_error(tmp_path: Path, path
         read("answers", {"kind": "local", "path": str(tmp_path / path)})
 
 
-def test_pinned_mismatch_names_both_sha256_and_where(mirror: Path) -> None:
+def test_pinned_mismatch_names_both_sha256_and_where(local_mirror: Path) -> None:
     with pytest.raises(PipelineError) as info:
-        read("allowed", _url_spec(sha256=OTHER_SHA), mirror=mirror)
+        read("allowed", _url_spec(sha256=OTHER_SHA), mirror=local_mirror)
     message = str(info.value)
     assert message.startswith("source 'allowed': sha256 mismatch for data read from mirror")
     assert OTHER_SHA in message and WORDS_SHA in message and "lists/allowed.txt" in message
@@ -134,7 +134,7 @@ def test_pinned_mismatch_names_both_sha256_and_where(mirror: Path) -> None:
 # --- content checks -------------------------------------------------------------------
 
 
-def test_the_check_is_given_the_file_the_user_knows(tmp_path: Path, mirror: Path) -> None:
+def test_the_check_is_given_the_file_the_user_knows(tmp_path: Path, local_mirror: Path) -> None:
     seen: list[tuple[bytes, str]] = []
 
     def check(data: bytes, shown: str) -> None:
@@ -143,16 +143,16 @@ def test_the_check_is_given_the_file_the_user_knows(tmp_path: Path, mirror: Path
     own = tmp_path / "my.txt"
     own.write_bytes(WORDS)
     read("allowed", {"kind": "local", "path": str(own)}, check=check)
-    read("allowed", _url_spec(), mirror=mirror, check=check)
-    assert seen == [(WORDS, str(own)), (WORDS, str(mirror / "lists" / "allowed.txt"))]
+    read("allowed", _url_spec(), mirror=local_mirror, check=check)
+    assert seen == [(WORDS, str(own)), (WORDS, str(local_mirror / "lists" / "allowed.txt"))]
 
 
-def test_a_failed_check_is_the_error(mirror: Path) -> None:
+def test_a_failed_check_is_the_error(local_mirror: Path) -> None:
     def check(data: bytes, shown: str) -> None:
         raise InputError(shown, "word 'reb1t' has characters outside a-z", 2)
 
     with pytest.raises(InputError, match=r"allowed.txt, line 2: word 'reb1t'"):
-        read("allowed", _url_spec(), mirror=mirror, check=check)
+        read("allowed", _url_spec(), mirror=local_mirror, check=check)
 
 
 # --- validation -----------------------------------------------------------------------
@@ -300,7 +300,9 @@ def test_kaggle_failure_becomes_one_line_pipeline_error(monkeypatch: pytest.Monk
     assert "mirror" in message and MIRROR_ENV in message and "\n" not in message
 
 
-def test_kaggle_source_reads_mirror_instead(monkeypatch: pytest.MonkeyPatch, mirror: Path) -> None:
+def test_kaggle_source_reads_mirror_instead(
+    monkeypatch: pytest.MonkeyPatch, local_mirror: Path
+) -> None:
     import kagglehub
 
     def must_not_run(*_: object, **__: object) -> str:
@@ -308,7 +310,7 @@ def test_kaggle_source_reads_mirror_instead(monkeypatch: pytest.MonkeyPatch, mir
 
     monkeypatch.setattr(kagglehub, "dataset_download", must_not_run)
     spec = {**KAGGLE_SPEC, "mirror_path": "lists/allowed.txt"}
-    data, record = read("frequency", spec, mirror=mirror)
+    data, record = read("frequency", spec, mirror=local_mirror)
     assert data == WORDS and record["read_from"] == "mirror"
 
 
@@ -548,7 +550,7 @@ def test_redirect_without_location_is_refused(
 
 
 @pytest.mark.mirror
-def test_real_sources_from_mirror(mirror_folder: Path) -> None:
+def test_real_sources_from_mirror(mirror: Path) -> None:
     from pipeline.analysis.word_lists import parse_word_list
 
     real = {
@@ -567,21 +569,10 @@ def test_real_sources_from_mirror(mirror_folder: Path) -> None:
     }
     for name, (url, sha, size) in real.items():
         spec = {"kind": "url", "url": url, "sha256": sha, "mirror_path": f"{name}.txt"}
-        data, record = read(name, spec, mirror=mirror_folder, check=parse_word_list)
+        data, record = read(name, spec, mirror=mirror, check=parse_word_list)
         assert len(data) == record["bytes"] == size
         assert record["verified"] is True and record["sha256"] == sha
         assert record["read_from"] == "mirror" and record["mirror_path"] == f"{name}.txt"
-
-
-@pytest.fixture
-def mirror_folder() -> Path:
-    """The real data mirror (the conftest fixture `mirror`, shadowed in this module)."""
-    from tests.conftest import real_mirror
-
-    folder = real_mirror()
-    if folder is None:
-        pytest.skip("no real data mirror (set WORDLE_MIRROR or provide ../shared/wordle-data)")
-    return folder
 
 
 def test_a_kaggle_file_is_checked_under_the_name_of_what_was_read(

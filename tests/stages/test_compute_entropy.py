@@ -31,7 +31,6 @@ from tests.support.artifact_set import (
     Settings,
     build_artifact_set,
     build_matrix,
-    real_artifact_set,
     write_p_common,
 )
 from tests.support.naive import bincount_entropies, partition_stats, tie_rule_ranks
@@ -307,15 +306,9 @@ def test_square_matrix_threads_and_chunking_change_nothing(random_case, tmp_path
 # --- the real lists -------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def real(mirror, tmp_path_factory):
-    """The real lists through the entropy stage (shared by every test module)."""
-    return real_artifact_set(tmp_path_factory, mirror)
-
-
 @pytest.mark.mirror
-def test_real_known_values(real):
-    table = pq.read_table(real.entropy)
+def test_real_known_values(real_set):
+    table = pq.read_table(real_set.entropy)
     words = table["word"].to_pylist()
     assert len(words) == 14855
     row = {word: i for i, word in enumerate(words)}
@@ -334,25 +327,25 @@ def test_real_known_values(real):
 
 
 @pytest.mark.mirror
-def test_real_tares_catches_the_transposed_matrix(real):
+def test_real_tares_catches_the_transposed_matrix(real_set):
     """A published 6.211 for tares comes from reading its column, not its row."""
-    index = read_word_index(real.words)
+    index = read_word_index(real_set.words)
     encoded = encode_words(index.words)
     tares = index.words.index("tares")
     row = feedback_matrix(encoded[[tares]], encoded)  # tares guessed against every word
     column = feedback_matrix(encoded, encoded[[tares]]).T  # every word guessed against tares
-    ours = pq.read_table(real.entropy)["entropy_allowed"][tares].as_py()
+    ours = pq.read_table(real_set.entropy)["entropy_allowed"][tares].as_py()
     assert float(float_stats(row).entropy[0]) == ours
     assert float(float_stats(column).entropy[0]) == pytest.approx(6.211, abs=5e-4)
     assert ours == pytest.approx(6.159, abs=5e-4)
 
 
 @pytest.mark.mirror
-def test_real_against_counting(real):
-    table = pq.read_table(real.entropy)
-    index = read_word_index(real.words)
+def test_real_against_counting(real_set):
+    table = pq.read_table(real_set.entropy)
+    index = read_word_index(real_set.words)
     n_answers = len(index.answer_rows)
-    matrix = read_pattern_matrix(real.matrix(), index, real.words, columns="answers").full()
+    matrix = read_pattern_matrix(real_set.matrix(), index, real_set.words, columns="answers").full()
     np.testing.assert_allclose(
         table["entropy_answers"].to_numpy(), bincount_entropies(matrix), rtol=0, atol=1e-12
     )
@@ -372,7 +365,7 @@ def test_real_against_counting(real):
         )
     assert table["rank_prior"].to_numpy().min() == 1
 
-    distribution = pq.read_table(real.distribution)
+    distribution = pq.read_table(real_set.distribution)
     assert distribution.num_rows == int(table["buckets"].to_numpy().sum())
     word_ids = distribution["word_id"].to_numpy()
     totals = np.bincount(word_ids, weights=distribution["count"].to_numpy())

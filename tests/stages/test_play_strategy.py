@@ -36,7 +36,6 @@ from tests.support.artifact_set import (
     ArtifactSet,
     Settings,
     build_artifact_set,
-    real_artifact_set,
     synthetic_words,
     write_raw_inputs,
 )
@@ -90,28 +89,26 @@ def solver_set(tmp_path_factory) -> ArtifactSet:
     )
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return solver_set(tmp_path_factory)
-
-
-def run(built, folder: Path, **changes) -> dict[str, Path]:
+def run(solver, folder: Path, **changes) -> dict[str, Path]:
     """Every unit of the benchmark (play_strategy), then the merge (summarize_benchmarks),
     into `folder`, with the set's inputs and settings, less `changes`."""
     folder.mkdir(parents=True, exist_ok=True)
     out = {name: folder / f"{name}.parquet" for name in ("games", "summary", "score_model")}
-    strategies = changes.pop("strategies", built.settings.strategies)
-    per_job = changes.pop("openers_per_job", built.settings.openers_per_job)
+    strategies = changes.pop("strategies", solver.settings.strategies)
+    per_job = changes.pop("openers_per_job", solver.settings.openers_per_job)
     arguments = {
-        "words": built.words,
-        "commonness": built.commonness,
-        "patterns": built.matrix(),
-        "openers": built.openers,
-        "second_guesses": built.second_guesses,
-        "max_turns": built.settings.max_turns,
+        "words": solver.words,
+        "commonness": solver.commonness,
+        "patterns": solver.matrix(),
+        "openers": solver.openers,
+        "second_guesses": solver.second_guesses,
+        "max_turns": solver.settings.max_turns,
         "threads": 1,
     } | changes
-    optimal = {"optimal_openers": built.optimal_openers, "optimal_trees": built.optimal_trees}
+    optimal = {
+        "optimal_openers": solver.optimal_openers,
+        "optimal_trees": solver.optimal_trees,
+    }
     optimal = {k: v for k, v in optimal.items() if k not in changes} | {
         k: v for k, v in changes.items() if k in optimal
     }
@@ -129,7 +126,7 @@ def run(built, folder: Path, **changes) -> dict[str, Path]:
     summarize_benchmarks(
         parts=parts,
         max_turns=arguments["max_turns"],
-        bin_bits=built.settings.bin_bits,
+        bin_bits=solver.settings.bin_bits,
         strategies=strategies,
         optimal_openers=optimal["optimal_openers"],
         **out,
@@ -141,8 +138,8 @@ def games_of(path: Path) -> pl.DataFrame:
     return pl.from_arrow(store.read_games(path))
 
 
-def test_every_recorded_game_is_consistent(built):
-    games = games_of(built.games)
+def test_every_recorded_game_is_consistent(solver):
+    games = games_of(solver.games)
     assert games.columns == [
         "strategy", "opener", "answer", "guesses", "patterns", "candidates",
         "n_guesses", "finished", "solved",
@@ -174,45 +171,45 @@ def test_every_recorded_game_is_consistent(built):
         assert sorted(part["answer"]) == ANSWERS and part["opener"].n_unique() == 1
     keys = games.select("strategy", "opener", "answer").rows()
     assert keys == sorted(keys)
-    schema = pq.read_schema(built.games)
+    schema = pq.read_schema(solver.games)
     assert schema.field("patterns").type == pa.list_(pa.field("item", pa.int32(), False))
     assert schema.field("n_guesses").type == pa.int32()
 
 
-def test_the_games_are_the_analysis_games(built):
+def test_the_games_are_the_analysis_games(solver):
     """The stage plays what play_strategies plays on the same data and stored tables."""
-    index = read_word_index(built.words)
-    matrix = read_pattern_matrix(built.matrix(), index, built.words, columns="answers").full()
+    index = read_word_index(solver.words)
+    matrix = read_pattern_matrix(solver.matrix(), index, solver.words, columns="answers").full()
     stored = openers_artifact.read_second_guesses
     data = GameData(
         index.words,
         index.answer_rows,
         matrix,
-        read_p_common(built.commonness, index),
-        opener_ranking=openers_artifact.opener_ranking(built.openers, index, "answers"),
+        read_p_common(solver.commonness, index),
+        opener_ranking=openers_artifact.opener_ranking(solver.openers, index, "answers"),
         second_guesses=lambda o: dict(
             zip(
-                stored(built.second_guesses, "answers", o)["pattern_id"].to_pylist(),
-                stored(built.second_guesses, "answers", o)["second_guess_id"].to_pylist(),
+                stored(solver.second_guesses, "answers", o)["pattern_id"].to_pylist(),
+                stored(solver.second_guesses, "answers", o)["second_guess_id"].to_pylist(),
                 strict=True,
             )
         ),
-        optimal_trees=stored_trees(built.optimal_openers, built.optimal_trees, index),
+        optimal_trees=stored_trees(solver.optimal_openers, solver.optimal_trees, index),
     )
-    games = games_of(built.games)
+    games = games_of(solver.games)
     for label, opener, played in play_strategies(data, STRATEGIES, 12):
         part = games.filter((pl.col("strategy") == label) & (pl.col("opener") == opener))
         assert part["guesses"].to_list() == [[WORDS[g] for g in game.guesses] for game in played]
 
 
-def test_opener_benchmark_uses_the_stored_two_step_ranking(built):
-    index = read_word_index(built.words)
-    stored = [WORDS[i] for i in openers_artifact.opener_ranking(built.openers, index, "answers")]
-    player = NaivePlayer(WORDS, ANSWERS, read_p_common(built.commonness, index).tolist())
+def test_opener_benchmark_uses_the_stored_two_step_ranking(solver):
+    index = read_word_index(solver.words)
+    stored = [WORDS[i] for i in openers_artifact.opener_ranking(solver.openers, index, "answers")]
+    player = NaivePlayer(WORDS, ANSWERS, read_p_common(solver.commonness, index).tolist())
     assert stored == player.two_step_ranking(pool=len(WORDS))
-    games = games_of(built.games).filter(pl.col("strategy") == "opener_benchmark")
+    games = games_of(solver.games).filter(pl.col("strategy") == "opener_benchmark")
     assert sorted(set(games["opener"])) == sorted(stored[:5])
-    two_step = games_of(built.games).filter(pl.col("strategy") == "two_step")
+    two_step = games_of(solver.games).filter(pl.col("strategy") == "two_step")
     assert set(two_step["opener"]) == {stored[0]}
     greedy = player.choosers(stored)["greedy_entropy"]
     for opener in set(games["opener"]):
@@ -222,9 +219,9 @@ def test_opener_benchmark_uses_the_stored_two_step_ranking(built):
             assert row["guesses"] == player.play(row["answer"], play, 12)["guesses"]
 
 
-def test_summary_agrees_with_the_games(built):
-    games = games_of(built.games)
-    summary = pl.from_arrow(store.read_summary(built.summary))
+def test_summary_agrees_with_the_games(solver):
+    games = games_of(solver.games)
+    summary = pl.from_arrow(store.read_summary(solver.summary))
     assert summary.select("strategy", "opener").rows() == sorted(
         set(games.select("strategy", "opener").rows())
     )
@@ -253,9 +250,9 @@ def test_summary_agrees_with_the_games(built):
         assert row["optimum_source"] == f"optimal_openers.parquet: {hard} mode, opener {opener}"
 
 
-def test_score_model_agrees_with_the_games(built):
-    games = games_of(built.games).filter(pl.col("finished"))
-    model = pl.from_arrow(store.read_score_model(built.score_model))
+def test_score_model_agrees_with_the_games(solver):
+    games = games_of(solver.games).filter(pl.col("finished"))
+    model = pl.from_arrow(store.read_score_model(solver.score_model))
     samples: dict[tuple[str, int], list[tuple[float, int]]] = {}
     for row in games.iter_rows(named=True):
         for turn, size in enumerate(row["candidates"]):
@@ -272,30 +269,30 @@ def test_score_model_agrees_with_the_games(built):
     one = model.filter(pl.col("bits_low") == 0)
     assert (one["mean_guesses_left"] >= 1).all()
     with pytest.raises(PipelineError, match="wider than 0 bits"):
-        score_model_table(store.read_games(built.games), bin_bits=0)
+        score_model_table(store.read_games(solver.games), bin_bits=0)
 
 
 @pytest.mark.parametrize(("threads", "per_job"), [(1, None), (2, None), (2, 1), (1, 1000)])
 def test_outputs_are_deterministic_whatever_the_threads_and_split(
-    built, tmp_path, threads, per_job
+    solver, tmp_path, threads, per_job
 ):
     """Threads and units of any size (one opener each, or all in one): the same bytes."""
     split = {"openers_per_job": per_job} if per_job else {}
-    again = run(built, tmp_path / "again", threads=threads, **split)
+    again = run(solver, tmp_path / "again", threads=threads, **split)
     for name, path in (
-        ("games", built.games),
-        ("summary", built.summary),
-        ("score_model", built.score_model),
+        ("games", solver.games),
+        ("summary", solver.summary),
+        ("score_model", solver.score_model),
     ):
         assert again[name].read_bytes() == path.read_bytes(), name
 
 
-def test_optimum_gap_is_left_empty_for_another_answer_list(built, tmp_path):
+def test_optimum_gap_is_left_empty_for_another_answer_list(solver, tmp_path):
     """Without an optimal strategy no optimum is read and the gaps are empty; an
     optimal_openers.parquet for another answer list (one answer fewer) is refused, never
     a gap; the right one gives each strategy its gap to the proven optimum of its mode."""
     out = run(
-        built,
+        solver,
         tmp_path,
         strategies=[{"name": "minimax"}],
         optimal_openers=None,
@@ -310,7 +307,7 @@ def test_optimum_gap_is_left_empty_for_another_answer_list(built, tmp_path):
     raw = write_raw_inputs(
         tmp_path / "raw",
         {
-            "allowed": built.raw_file("allowed").read_bytes(),
+            "allowed": solver.raw_file("allowed").read_bytes(),
             "answers": "\n".join(ANSWERS[:-1]).encode(),
         },
     )
@@ -321,10 +318,10 @@ def test_optimum_gap_is_left_empty_for_another_answer_list(built, tmp_path):
     write_optimal_files(other, *foreign, openers=WORDS[:3])
     with pytest.raises(ArtifactError, match="optimal_openers.parquet: its normal-mode optimum is "
                        f"for {len(ANSWERS) - 1} answers"):  # fmt: skip
-        run(built, tmp_path / "foreign", strategies=[{"name": "minimax"}],
+        run(solver, tmp_path / "foreign", strategies=[{"name": "minimax"}],
             optimal_openers=foreign[0])  # fmt: skip
     strategies = [{"name": "minimax"}, {"name": "greedy_entropy_ultrahard"}]
-    out = run(built, tmp_path / "same", strategies=strategies)
+    out = run(solver, tmp_path / "same", strategies=strategies)
     summary = pl.from_arrow(store.read_summary(out["summary"])).sort("strategy")
     normal, _ = brute_force_optimum("normal")
     hard, _ = brute_force_optimum("hard")
@@ -335,14 +332,14 @@ def test_optimum_gap_is_left_empty_for_another_answer_list(built, tmp_path):
     ]
 
 
-def test_two_step_uses_the_stored_tables(built, tmp_path):
+def test_two_step_uses_the_stored_tables(solver, tmp_path):
     """The opener comes from openers.parquet and the second guesses from
     second_guesses.parquet (mode answers); the tables here deliberately differ from the
     computed ones: the third-ranked opener is made first, one reply's second guess is
     replaced and the prior mode says something else again."""
-    index = read_word_index(built.words)
-    openers = openers_artifact.read_openers(built.openers, index)
-    ranking = openers_artifact.opener_ranking(built.openers, index, "answers")
+    index = read_word_index(solver.words)
+    openers = openers_artifact.read_openers(solver.openers, index)
+    ranking = openers_artifact.opener_ranking(solver.openers, index, "answers")
     chosen = ranking[2]
     ranks = openers["rank"].to_numpy().copy()
     modes = np.array(openers["mode"].to_pylist())
@@ -354,7 +351,7 @@ def test_two_step_uses_the_stored_tables(built, tmp_path):
     edited_openers = openers.set_column(
         openers.schema.get_field_index("rank"), "rank", pa.array(ranks)
     )
-    second = parquet.read_table(built.second_guesses, openers_artifact.SECOND_GUESSES_SCHEMA)
+    second = parquet.read_table(solver.second_guesses, openers_artifact.SECOND_GUESSES_SCHEMA)
     rows = second.to_pylist()
     mine = [r for r in rows if (r["mode"], r["opener_id"]) == ("answers", chosen)]
     big = max(mine, key=lambda r: r["bucket_size"])
@@ -369,9 +366,9 @@ def test_two_step_uses_the_stored_tables(built, tmp_path):
         (openers_artifact.write_openers, edited_openers, "openers.parquet"),
         (openers_artifact.write_second_guesses, edited_second, "second_guesses.parquet"),
     ):
-        write(table, folder / name, inputs={"words": built.words}, settings={})
+        write(table, folder / name, inputs={"words": solver.words}, settings={})
     out = run(
-        built,
+        solver,
         tmp_path / "out",
         strategies=[{"name": "two_step"}, {"name": "opener_benchmark", "top": 2}],
         openers=folder / "openers.parquet",
@@ -391,21 +388,24 @@ def test_two_step_uses_the_stored_tables(built, tmp_path):
     assert sorted(set(bench["opener"])) == sorted([WORDS[chosen], WORDS[ranking[1]]])
 
 
-def test_only_the_ranking_strategies_read_the_rankings(built, tmp_path):
+def test_only_the_ranking_strategies_read_the_rankings(solver, tmp_path):
     """The workflow gives openers.parquet to the units of two_step and the opener benchmark
     alone, and second_guesses.parquet to two_step alone (the others start before the
     ranking exists):
     without the files, the other strategies' games are byte for byte the same, and a
     two_step unit is refused, not played from a ranking of its own."""
     common = {
-        "words": built.words,
-        "commonness": built.commonness,
-        "patterns": built.matrix(),
+        "words": solver.words,
+        "commonness": solver.commonness,
+        "patterns": solver.matrix(),
         "opener_slice": None,
-        "max_turns": built.settings.max_turns,
+        "max_turns": solver.settings.max_turns,
         "threads": 1,
     }
-    rankings = {"openers": built.openers, "second_guesses": built.second_guesses}
+    rankings = {
+        "openers": solver.openers,
+        "second_guesses": solver.second_guesses,
+    }
     for name in ("greedy_entropy", "commonness", "minimax"):
         given, alone = tmp_path / f"{name}-given.parquet", tmp_path / f"{name}-alone.parquet"
         play_strategy(**common, **rankings, games=given, strategy={"name": name})
@@ -416,7 +416,7 @@ def test_only_the_ranking_strategies_read_the_rankings(built, tmp_path):
         play_strategy(**common, games=tmp_path / "two.parquet", strategy={"name": "two_step"})
     with pytest.raises(PipelineError, match="'two_step' needs the opener ranking files"):
         play_strategy(
-            **common, openers=built.openers, games=tmp_path / "two.parquet",
+            **common, openers=solver.openers, games=tmp_path / "two.parquet",
             strategy={"name": "two_step"},
         )  # fmt: skip
     assert not (tmp_path / "two.parquet").exists()
@@ -425,66 +425,61 @@ def test_only_the_ranking_strategies_read_the_rankings(built, tmp_path):
     bench = {"name": "opener_benchmark", "top": 3}
     alone, given = tmp_path / "bench-alone.parquet", tmp_path / "bench-given.parquet"
     common["opener_slice"] = [0, 3, 1]
-    play_strategy(**common, openers=built.openers, games=alone, strategy=bench)
+    play_strategy(**common, openers=solver.openers, games=alone, strategy=bench)
     play_strategy(**common, **rankings, games=given, strategy=bench)
     assert store.read_games(alone).equals(store.read_games(given))
     assert store.read_games(alone).num_rows == 3 * len(ANSWERS)
     assert "second_guesses" not in read_seal(alone).inputs
 
 
-def test_rankings_of_another_word_index_are_refused(built, tmp_path):
+def test_rankings_of_another_word_index_are_refused(solver, tmp_path):
     """openers.parquet and second_guesses.parquet built for another words.parquet (the
     same guesses, one answer fewer: other buckets, other second guesses) are refused,
     though their own seals check out."""
     raw = write_raw_inputs(
         tmp_path / "raw",
         {
-            "allowed": built.raw_file("allowed").read_bytes(),
+            "allowed": solver.raw_file("allowed").read_bytes(),
             "answers": "\n".join(ANSWERS[:-1]).encode(),
         },
     )
     other = tmp_path / "words.parquet"
     build_word_index(allowed=raw["allowed"], answers=[raw["answers"]], words=other, until="")
-    assert read_word_index(other).words == read_word_index(built.words).words
-    openers = parquet.read_table(built.openers, openers_artifact.OPENERS_SCHEMA)
-    second = parquet.read_table(built.second_guesses, openers_artifact.SECOND_GUESSES_SCHEMA)
+    assert read_word_index(other).words == read_word_index(solver.words).words
+    openers = parquet.read_table(solver.openers, openers_artifact.OPENERS_SCHEMA)
+    second = parquet.read_table(solver.second_guesses, openers_artifact.SECOND_GUESSES_SCHEMA)
     paths = (tmp_path / "openers.parquet", tmp_path / "second_guesses.parquet")
     openers_artifact.write_openers(openers, paths[0], inputs={"words": other}, settings={})
     openers_artifact.write_second_guesses(second, paths[1], inputs={"words": other}, settings={})
     with pytest.raises(ArtifactError, match="openers.parquet: built from another words.parquet"):
-        run(built, tmp_path / "out", openers=paths[0], second_guesses=paths[1])
+        run(solver, tmp_path / "out", openers=paths[0], second_guesses=paths[1])
     assert not (tmp_path / "out" / "games.parquet").exists()
 
 
-def test_plots_are_pngs_of_their_artifacts(built, tmp_path):
+def test_plots_are_pngs_of_their_artifacts(solver, tmp_path):
     for name in PLOTS:
-        data = built.plot(name).read_bytes()
+        data = solver.plot(name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000, name
     # the same artifacts draw the same bytes
     again = tmp_path / "again.png"
-    draw_report_item(artifacts=[built.summary], item=again, name="guess-distribution")
-    assert again.read_bytes() == built.plot("guess-distribution").read_bytes()
+    draw_report_item(artifacts=[solver.summary], item=again, name="guess-distribution")
+    assert again.read_bytes() == solver.plot("guess-distribution").read_bytes()
     with pytest.raises(PipelineError, match="not an artifact the report shows"):
-        draw_report_item(artifacts=[built.games], item=tmp_path / "x.png", name="score-model")
+        draw_report_item(artifacts=[solver.games], item=tmp_path / "x.png", name="score-model")
     with pytest.raises(PipelineError, match="unknown report item 'pie'"):
-        draw_report_item(artifacts=[built.summary], item=tmp_path / "x.png", name="pie")
+        draw_report_item(artifacts=[solver.summary], item=tmp_path / "x.png", name="pie")
     assert not (tmp_path / "x.png").exists()
 
 
 # --- the real lists -------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def real(mirror, tmp_path_factory):
-    return real_artifact_set(tmp_path_factory, mirror)
-
-
 @pytest.mark.mirror
-def test_real_data_greedy_entropy(real):
-    index = read_word_index(real.words)
-    matrix = read_pattern_matrix(real.matrix(), index, real.words, columns="answers").full()
+def test_real_data_greedy_entropy(real_set):
+    index = read_word_index(real_set.words)
+    matrix = read_pattern_matrix(real_set.matrix(), index, real_set.words, columns="answers").full()
     data = GameData(
-        index.words, index.answer_rows, matrix, read_p_common(real.commonness, index), threads=2
+        index.words, index.answer_rows, matrix, read_p_common(real_set.commonness, index), threads=2
     )
     [(_, opener, games)] = play_strategies(data, [{"name": "greedy_entropy"}], 12)
     counts = [len(g.guesses) for g in games]
@@ -507,12 +502,12 @@ def test_real_data_greedy_entropy(real):
 
 
 @pytest.mark.mirror
-def test_real_data_hard_modes(real):
+def test_real_data_hard_modes(real_set):
     """NYT hard mode and ultrahard on today's lists: every hard-mode guess is legal by the
     rule written out (tests.support.naive_advice.legal), every ultrahard guess consistent with all
     feedback so far."""
-    index = read_word_index(real.words)
-    matrix = read_pattern_matrix(real.matrix(), index, real.words, columns="answers").full()
+    index = read_word_index(real_set.words)
+    matrix = read_pattern_matrix(real_set.matrix(), index, real_set.words, columns="answers").full()
     data = GameData(index.words, index.answer_rows, matrix, np.ones(len(index.words)), threads=2)
     strategies = [{"name": "greedy_entropy_hard"}, {"name": "greedy_entropy_ultrahard"}]
     played = {label: games for label, _, games in play_strategies(data, strategies, 12)}

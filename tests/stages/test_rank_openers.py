@@ -281,15 +281,10 @@ GOOD = ["tarse", "salet", "trace", "crate", "slate", "soare", "roate", "raise"]
 BAD = ["qajaq", "xylyl", "fuzzy", "immix"]
 
 
-@pytest.fixture(scope="module")
-def real(mirror, tmp_path_factory):
-    return real_artifact_set(tmp_path_factory, mirror)
-
-
 @pytest.mark.mirror
-def test_real_top_openers_against_independent_numpy(real, tmp_path):
-    index = read_word_index(real.words)
-    matrix = read_pattern_matrix(real.matrix(), index, real.words, columns="answers").full()
+def test_real_top_openers_against_independent_numpy(real_set, tmp_path):
+    index = read_word_index(real_set.words)
+    matrix = read_pattern_matrix(real_set.matrix(), index, real_set.words, columns="answers").full()
     ids = {word: index.words.index(word) for word in GOOD + BAD}
     search = CountSearch(matrix, index.answer_rows, index.encoded)
     results = {word: answer_second_guesses(search, ids[word]) for word in GOOD + BAD}
@@ -304,7 +299,7 @@ def test_real_top_openers_against_independent_numpy(real, tmp_path):
     # A part job of real word_ids (every parts-th) holds exactly the search's results.
     parts = len(index.words) // 3
     number = ids["salet"] % parts
-    part = answer_part(real, tmp_path / "part.parquet", number, parts, threads=2)
+    part = answer_part(real_set, tmp_path / "part.parquet", number, parts, threads=2)
     rows = store.read_part(part).to_pylist()
     salet = [r for r in rows if r["opener"] == "salet"]
     assert [r["second_guess_id"] for r in salet] == results["salet"].second_ids.tolist()
@@ -317,20 +312,20 @@ def test_real_top_openers_against_independent_numpy(real, tmp_path):
 def test_real_two_step_rankings(mirror, tmp_path_factory):
     """The whole openers stage on the real lists: every opener (minutes of CPU; the set
     is shared with the assistant's real-data test)."""
-    real = real_artifact_set(tmp_path_factory, mirror, until="openers")
-    index = read_word_index(real.words)
-    table = store.read_openers(real.openers, index).to_pylist()
+    real_set = real_artifact_set(tmp_path_factory, mirror, until="openers")
+    index = read_word_index(real_set.words)
+    table = store.read_openers(real_set.openers, index).to_pylist()
     answers = [r for r in table if r["mode"] == "answers"]
     prior = [r for r in table if r["mode"] == "prior"]
     assert len(answers) == 14855 and len(prior) == 100
     assert [r["word"] for r in answers[:5]] == ["tarse", "slate", "slane", "reast", "salet"]
     assert [r["word"] for r in prior[:3]] == ["tares", "tales", "salet"]
-    assert pq.ParquetFile(real.second_guesses).metadata.num_rows == 1_291_617
+    assert pq.ParquetFile(real_set.second_guesses).metadata.num_rows == 1_291_617
     tarse = answers[0]
     assert round(tarse["h1"], 4) == 5.9490
     assert tarse["two_step_total"] > answers[1]["two_step_total"] + 1e-9
     # the prior openers are the top 100 by entropy_prior
-    ranks = entropy_artifact.read_entropy(real.entropy, index, ["rank_prior"])["rank_prior"]
+    ranks = entropy_artifact.read_entropy(real_set.entropy, index, ["rank_prior"])["rank_prior"]
     top = set(np.argsort(ranks.to_numpy())[:100].tolist())
     assert {r["word_id"] for r in prior} == top
 

@@ -203,7 +203,6 @@ def assert_config_refused(result: subprocess.CompletedProcess, expected: str) ->
     assert sum(line.startswith("config: ") for line in result.stderr.splitlines()) == 1
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CONFIG_CASES))
 def test_bad_config_value_stops_snakemake_before_any_job(tmp_path, case):
     entries, expected = CONFIG_CASES[case]
@@ -212,7 +211,6 @@ def test_bad_config_value_stops_snakemake_before_any_job(tmp_path, case):
     assert not (checkout / "data").exists() and not (checkout / "logs").exists()
 
 
-@pytest.mark.slow
 def test_a_value_on_the_command_line_is_named_with_a_hint(tmp_path):
     """--config gives nested values as text (Snakemake reads them with YAML's BaseLoader)."""
     checkout = make_checkout(tmp_path / "c")
@@ -229,7 +227,6 @@ def test_a_value_on_the_command_line_is_named_with_a_hint(tmp_path):
     )
 
 
-@pytest.mark.slow
 def test_a_local_source_that_is_no_file_is_named_by_its_key(tmp_path):
     checkout = make_checkout(
         tmp_path / "c", sources={"allowed": {"kind": "local", "path": "my/allowed.txt"}}
@@ -242,7 +239,6 @@ def test_a_local_source_that_is_no_file_is_named_by_its_key(tmp_path):
     assert "Traceback" not in result.stdout + result.stderr
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     ("editions", "expected"),
     [
@@ -280,7 +276,6 @@ def test_bad_editions_stop_before_any_job_with_one_line(tmp_path, editions, expe
     assert not (checkout / "data").exists() and not (checkout / "logs").exists()
 
 
-@pytest.mark.slow
 def test_an_edition_defined_twice_in_one_file_is_named_with_its_line(tmp_path):
     checkout = make_checkout(tmp_path / "c")
     text = (checkout / "test-config.yaml").read_text()
@@ -308,7 +303,6 @@ def checkout_with_local_answers(tmp_path: Path, name: str, text: str) -> Path:
     return checkout
 
 
-@pytest.mark.slow
 def test_an_empty_local_list_stops_before_any_job(tmp_path):
     checkout = checkout_with_local_answers(tmp_path, "empty.txt", "\n  \n")
     result = snakemake(checkout, "--dry-run", check=False)
@@ -317,7 +311,6 @@ def test_an_empty_local_list_stops_before_any_job(tmp_path):
     assert not (checkout / "data").exists()
 
 
-@pytest.mark.slow
 def test_an_answer_missing_from_the_allowed_list_fails_its_index_job_with_one_line(tmp_path):
     checkout = checkout_with_local_answers(tmp_path, "my-answers.txt", "cigar\nzzzzz\n")
     result = snakemake(checkout, f"data/derived/{EDITION}/words.parquet", check=False)
@@ -388,7 +381,6 @@ def test_the_shipped_config_is_valid():
     assert config_problem(config, SCHEMA) is None
 
 
-@pytest.mark.slow
 def test_a_top_list_longer_than_the_word_index_stops_before_any_search(tmp_path):
     """optimal.top is checked where the word index is first read, like opener names."""
     checkout = make_checkout(tmp_path / "c", optimal={"top": 500})
@@ -403,7 +395,6 @@ def test_a_top_list_longer_than_the_word_index_stops_before_any_search(tmp_path)
     assert not (checkout / "data" / "derived" / EDITION / "openers.parquet").exists()
 
 
-@pytest.mark.slow
 def test_an_optimal_opener_not_in_the_word_index_stops_before_any_search(tmp_path):
     """Opener names are known good only once the word index exists: the input function
     that lists the optimal jobs checks them there, before the ranking or any search. In

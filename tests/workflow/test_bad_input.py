@@ -65,7 +65,6 @@ def local_sources(**files: str) -> dict:
     return config
 
 
-@pytest.mark.slow
 def test_a_bad_local_word_list_through_snakemake(tmp_path):
     content, line, fragment = WORD_LIST_CASES["kelvin sign (lower() gives k)"]
     checkout = make_checkout(tmp_path / "c", sources=local_sources(allowed="my/allowed.txt"))
@@ -77,7 +76,6 @@ def test_a_bad_local_word_list_through_snakemake(tmp_path):
     assert not (checkout / "data" / "raw" / "allowed.txt").exists()
 
 
-@pytest.mark.slow
 def test_21_letter_words_stop_at_the_fetch_before_any_compute(tmp_path):
     checkout = make_checkout(tmp_path / "c")
     (checkout / "mirror" / "allowed.txt").write_text(
@@ -92,7 +90,6 @@ def test_21_letter_words_stop_at_the_fetch_before_any_compute(tmp_path):
     assert files_under(checkout / "data" / "derived") == []
 
 
-@pytest.mark.slow
 def test_a_bad_frequency_row_through_snakemake(tmp_path):
     content, line, fragment = FREQUENCY_CASES["count beyond int64"]
     checkout = make_checkout(tmp_path / "c")
@@ -103,7 +100,6 @@ def test_a_bad_frequency_row_through_snakemake(tmp_path):
     assert not (checkout / "data" / "raw" / "frequency.txt").exists()
 
 
-@pytest.mark.slow
 def test_a_damaged_kaggle_archive_through_snakemake(tmp_path):
     data, fragment = ARCHIVE_CASES["bad crc"]
     checkout = make_checkout(tmp_path / "c", mirror="")
@@ -136,7 +132,6 @@ def run_snakemake(checkout: Path, env: dict[str, str]) -> subprocess.CompletedPr
     )
 
 
-@pytest.mark.slow
 def test_a_damaged_word_index_read_by_an_input_function_is_one_line(tmp_path):
     """words.parquet is sealed (so not moved aside up front) but no Parquet: the checkpoint's
     input functions read it while Snakemake builds the job graph."""
@@ -271,12 +266,11 @@ ASSIST_CASES = {
 }
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(ASSIST_CASES))
-def test_a_bad_assistant_command_line_is_one_line(built, case):
+def test_a_bad_assistant_command_line_is_one_line(built_checkout, case):
     arguments, status, line = ASSIST_CASES[case]
     result = subprocess.run(
-        [*ASSIST, *arguments], cwd=built, capture_output=True, text=True, check=False
+        [*ASSIST, *arguments], cwd=built_checkout, capture_output=True, text=True, check=False
     )
     assert result.returncode == status
     assert result.stderr.splitlines() == [result.stderr.rstrip("\n")]
@@ -284,10 +278,9 @@ def test_a_bad_assistant_command_line_is_one_line(built, case):
     assert result.stdout == ""
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["words.parquet altered", "entropy.parquet missing"])
-def test_damaged_artifacts_are_one_line_for_the_assistant(built, tmp_path, damage):
-    derived = clone_checkout(built, tmp_path / "c") / "data" / "derived"
+def test_damaged_artifacts_are_one_line_for_the_assistant(built_checkout, tmp_path, damage):
+    derived = clone_checkout(built_checkout, tmp_path / "c") / "data" / "derived"
     if damage == "words.parquet altered":
         (derived / EDITION / "words.parquet").write_bytes(b"PAR1")
     else:
@@ -298,12 +291,11 @@ def test_damaged_artifacts_are_one_line_for_the_assistant(built, tmp_path, damag
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.slow
-def test_a_reader_that_stops_early_is_no_error(built):
+def test_a_reader_that_stops_early_is_no_error(built_checkout):
     """`wordle-assist --top 3000 | head -1`: the pipe closes before the answer is written."""
     process = subprocess.Popen(
         [*ASSIST, "--top", "3000"],
-        cwd=built,
+        cwd=built_checkout,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
@@ -313,12 +305,11 @@ def test_a_reader_that_stops_early_is_no_error(built):
     assert stderr == b""
 
 
-@pytest.mark.slow
-def test_head_in_a_shell_pipeline(built):
+def test_head_in_a_shell_pipeline(built_checkout):
     result = subprocess.run(
         f"{sys.executable} -m pipeline.commands.assistant --top 3000 | head -1",
         shell=True,
-        cwd=built,
+        cwd=built_checkout,
         capture_output=True,
         text=True,
         check=False,

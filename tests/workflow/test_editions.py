@@ -20,7 +20,6 @@ from pipeline.artifacts.history import editions_of, read_history
 from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_UNTIL
 from tests.support.workflow_helpers import COMMONNESS_FILE, EDITION, make_checkout, snakemake
 
-pytestmark = pytest.mark.slow
 OTHER = "later"  # the second edition: another answer list over the same allowed list
 OTHER_ANSWERS = ["bench", "cigar", "dwarf", "focal", "grade", "karma", "model", "quiet"]
 ASSIST = [sys.executable, "-m", "pipeline.commands.assistant"]
@@ -60,14 +59,14 @@ def planned_outputs(checkout: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
+def editions_checkout(tmp_path_factory) -> Path:
     checkout = two_edition_checkout(tmp_path_factory.mktemp("editions") / "c")
     snakemake(checkout)
     return checkout
 
 
-def test_each_edition_has_its_folder_and_shares_the_allowed_list(built):
-    derived = built / "data" / "derived"
+def test_each_edition_has_its_folder_and_shares_the_allowed_list(editions_checkout):
+    derived = editions_checkout / "data" / "derived"
     for edition, answers in ((EDITION, FIXTURE_ANSWERS), (OTHER, OTHER_ANSWERS)):
         words = pl.read_parquet(derived / edition / "words.parquet")
         assert words["word"].to_list() == sorted(FIXTURE_ALLOWED)
@@ -77,11 +76,11 @@ def test_each_edition_has_its_folder_and_shares_the_allowed_list(built):
     assert shared == ["allowed", "history.parquet", "history.parquet.seal.json"]
     history = read_history(derived / "shared" / "history.parquet")
     assert editions_of(history) == [EDITION, OTHER]  # one column per enabled edition
-    assert (built / COMMONNESS_FILE).is_file()
+    assert (editions_checkout / COMMONNESS_FILE).is_file()
     for rule in ("build_commonness", "compute_square_entropy", "rank_prior_openers"):
-        logs = sorted(path.name for path in (built / "logs" / rule).iterdir())
+        logs = sorted(path.name for path in (editions_checkout / "logs" / rule).iterdir())
         assert logs == ["allowed.log"], rule  # one job for both editions
-    fetched = sorted(path.stem for path in (built / "logs" / "fetch_source").iterdir())
+    fetched = sorted(path.stem for path in (editions_checkout / "logs" / "fetch_source").iterdir())
     assert fetched == ["allowed", "answers", "answers_later", "frequency", "history"]
     descriptor = json.loads((derived / "datapackage.json").read_text())
     editions = descriptor["wordle_pipeline"]["editions"]
@@ -100,10 +99,10 @@ def test_each_edition_has_its_folder_and_shares_the_allowed_list(built):
     assert f"<td>{EDITION}</td>" in table and f"<td>{OTHER}</td>" in table
 
 
-def test_editing_one_answer_list_reruns_only_its_edition(built, tmp_path):
+def test_editing_one_answer_list_reruns_only_its_edition(editions_checkout, tmp_path):
     import shutil
 
-    checkout = shutil.copytree(built, tmp_path / "c", symlinks=True)
+    checkout = shutil.copytree(editions_checkout, tmp_path / "c", symlinks=True)
     assert planned_outputs(checkout) == []
     (checkout / "later-answers.txt").write_text("\n".join(OTHER_ANSWERS[:-1]) + "\n")
     planned = planned_outputs(checkout)
@@ -122,19 +121,19 @@ def assist(checkout: Path, *argv: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_the_assistant_plays_the_newest_edition_unless_told(built):
-    newest = assist(built, "--top", "3")
+def test_the_assistant_plays_the_newest_edition_unless_told(editions_checkout):
+    newest = assist(editions_checkout, "--top", "3")
     assert newest.returncode == 0, newest.stderr
     # Of the 5 days the fixture's archive keeps, OTHER's answers hold cigar (played twice).
     first = f"edition: {OTHER}: a later answer list; covers 2 of 5 played answers"
     assert newest.stdout.splitlines()[0] == first
     assert "(8 words, equally likely)" in newest.stdout
-    older = assist(built, "--edition", EDITION, "--json")
+    older = assist(editions_checkout, "--edition", EDITION, "--json")
     assert older.returncode == 0, older.stderr
     document = json.loads(older.stdout)
     assert document["edition"] == EDITION and document["pool"] == len(FIXTURE_ANSWERS)
     assert document["played_answers"] == {"covered": 5, "played": 5, "until": FIXTURE_UNTIL}
-    unknown = assist(built, "--edition", "nope")
+    unknown = assist(editions_checkout, "--edition", "nope")
     assert unknown.returncode == 2
     assert unknown.stderr.strip() == (
         f"wordle-assist: error: --edition nope: no such edition in data/derived "

@@ -30,9 +30,6 @@ from tests.support.workflow_helpers import (
     write_config,
 )
 
-pytestmark = pytest.mark.slow
-
-
 # (file under data/, damage). Every artifact type gets one damage; all kinds are covered.
 CASES = [
     ("raw/answers.txt", "flip"),
@@ -98,9 +95,9 @@ def damage(path: Path, kind: str, other: Path) -> None:
 
 @pytest.mark.parametrize(("victim", "kind"), CASES, ids=[f"{v}-{k}" for v, k in CASES])
 def test_a_plain_rerun_rebuilds_a_damaged_file_from_its_own_inputs(
-    built, built_other, tmp_path, victim, kind
+    built_checkout, built_other, tmp_path, victim, kind
 ):
-    checkout = clone_checkout(built, tmp_path / "c")
+    checkout = clone_checkout(built_checkout, tmp_path / "c")
     path = checkout / "data" / victim
     damage(path, kind, built_other / "data" / victim)
     before = file_digests(checkout)
@@ -112,7 +109,7 @@ def test_a_plain_rerun_rebuilds_a_damaged_file_from_its_own_inputs(
         assert f"wordle: {named.relative_to(checkout)}" in result.stderr
     files = artifact_files(checkout)
     rebuilt = {name: data for name, data in files.items() if not name.startswith("repair/")}
-    assert rebuilt == artifact_files(built)
+    assert rebuilt == artifact_files(built_checkout)
     assert planned_jobs(checkout) == {}
     moved = {f"data/{name}" for name in files if name.startswith("repair/")}
     listed = re.findall(r" a run without -n moves it to (\S+)$", dry_run.stderr, re.M)
@@ -125,10 +122,10 @@ def test_a_plain_rerun_rebuilds_a_damaged_file_from_its_own_inputs(
     assert verified.stdout.endswith("all match, and nothing else is there\n")
 
 
-def test_a_running_workflow_is_left_alone(built, tmp_path):
+def test_a_running_workflow_is_left_alone(built_checkout, tmp_path):
     """While another run holds the working directory, nothing is moved: its jobs may be
     between writing a file and its seal."""
-    checkout = clone_checkout(built, tmp_path / "c")
+    checkout = clone_checkout(built_checkout, tmp_path / "c")
     path = checkout / "data" / "derived" / EDITION / "entropy.parquet"
     path.write_bytes(path.read_bytes()[:-10])
     locks = checkout / ".snakemake" / "locks"
@@ -150,11 +147,11 @@ def within_two(opener: str, answers: list[str]) -> int | None:
     return 2 * len(answers) - (opener in answers)
 
 
-def test_a_config_change_on_a_built_folder_rebuilds_without_a_traceback(built, tmp_path):
+def test_a_config_change_on_a_built_folder_rebuilds_without_a_traceback(built_checkout, tmp_path):
     """optimal.max_guesses changed after a full build: the run rebuilds the bounds file (a
     checkpoint's output, stale while the run rebuilds what it was built from) before an
     input function reads it, and completes with the optimum the brute force finds."""
-    checkout = clone_checkout(built, tmp_path / "c")
+    checkout = clone_checkout(built_checkout, tmp_path / "c")
     config = read_config(checkout)
     config["optimal"] = {**config["optimal"], "max_guesses": 2}
     write_config(checkout, config)

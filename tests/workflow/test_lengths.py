@@ -17,7 +17,6 @@ from tests.conftest import FIXTURE_UNTIL, history_days, history_json
 from tests.kernels.optimal_search.test_solve import INF, BruteForce
 from tests.support.workflow_helpers import EDITION, copy_kernel_cache, make_checkout, snakemake
 
-pytestmark = pytest.mark.slow
 # The checkouts built here: a later run starts with the kernels an earlier one compiled for
 # its pattern dtype (uint16 beyond 5 letters), as the fixture build's are for uint8.
 _BUILT: list[Path] = []

@@ -12,13 +12,10 @@ import sys
 import tarfile
 from pathlib import Path
 
-import pytest
 import zstandard
 
 from tests.conftest import REPO
 from tests.support.workflow_helpers import clone_checkout, fixture_env, make_checkout
-
-pytestmark = pytest.mark.slow
 
 
 def publish(checkout: Path, *args: str) -> subprocess.CompletedProcess:
@@ -47,8 +44,8 @@ def members(bundle: Path) -> dict[str, bytes]:
         return {m.name: tar.extractfile(m).read() for m in tar.getmembers() if m.isfile()}
 
 
-def test_every_publishing_step_works_from_a_fresh_checkout(built, tmp_path):
-    """The checkout never reads `built`; asking for it gives the checkout the shared
+def test_every_publishing_step_works_from_a_fresh_checkout(built_checkout, tmp_path):
+    """The checkout never reads `built_checkout`; asking for it gives the checkout the shared
     fixture build's compiled numba kernels (about 100 s of CPU not spent compiling them
     again), as tests/project/test_readme_commands.py does."""
     checkout = checkout_with_ci(tmp_path / "c")
@@ -83,8 +80,8 @@ def test_every_publishing_step_works_from_a_fresh_checkout(built, tmp_path):
     ).read_bytes() == bundle.read_bytes()
 
 
-def test_a_failing_step_is_named_and_leaves_no_partial_bundle(built, tmp_path):
-    checkout = clone_checkout(built, tmp_path / "c")
+def test_a_failing_step_is_named_and_leaves_no_partial_bundle(built_checkout, tmp_path):
+    checkout = clone_checkout(built_checkout, tmp_path / "c")
     (checkout / ".ci").mkdir(exist_ok=True)
     (checkout / ".ci" / "publish.py").write_bytes((REPO / ".ci" / "publish.py").read_bytes())
     (checkout / ".venv").symlink_to(sys.prefix)  # the steps after install use .venv

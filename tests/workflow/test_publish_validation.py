@@ -18,22 +18,20 @@ from pipeline.core.files import sha256_file
 from tests.conftest import REPO
 from tests.support.workflow_helpers import EDITION, fixture_env
 
-pytestmark = pytest.mark.slow
-
 CROISSANT = f"{EDITION}/croissant.json"
 # A push that would be tried (and must not be): no real token, and the Hub client offline.
 HUB = {"HF_TOKEN": "not-a-token", "HF_DATASET_REPO": "nobody/nothing", "HF_HUB_OFFLINE": "1"}
 
 
 @pytest.fixture
-def checkout(built: Path, tmp_path: Path) -> Path:
+def checkout(built_checkout: Path, tmp_path: Path) -> Path:
     """What the release job has: the publishing script, .venv (this one, which holds the
     validators) and the fixture build's data/derived."""
     checkout = tmp_path / "c"
     (checkout / ".ci").mkdir(parents=True)
     shutil.copy2(REPO / ".ci" / "publish.py", checkout / ".ci" / "publish.py")
     (checkout / ".venv").symlink_to(sys.prefix)
-    shutil.copytree(built / "data" / "derived", checkout / "data" / "derived")
+    shutil.copytree(built_checkout / "data" / "derived", checkout / "data" / "derived")
     return checkout
 
 

@@ -18,8 +18,6 @@ from moto.server import ThreadedMotoServer
 
 from tests.support.workflow_helpers import derived_digests, make_checkout, snakemake
 
-pytestmark = pytest.mark.slow
-
 BUCKET = "wordle-artifacts"
 PREFIX = "runs/fixture"
 KEY = "testing"  # moto accepts any credentials
@@ -74,8 +72,8 @@ def bucket_digests(client, prefix: str) -> dict[str, str]:
     return digests
 
 
-def test_s3_default_storage_gives_a_local_runs_artifacts(built, tmp_path, s3_endpoint):
-    expected = derived_digests(built)
+def test_s3_default_storage_gives_a_local_runs_artifacts(built_checkout, tmp_path, s3_endpoint):
+    expected = derived_digests(built_checkout)
     assert "datapackage.json" in expected
 
     client = s3_client(s3_endpoint)

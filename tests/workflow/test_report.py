@@ -21,7 +21,6 @@ from tests.support.report_browser import CHROMIUM, check_report, probe_table, re
 from tests.support.workflow_helpers import EDITION, clone_checkout, snakemake
 
 pytestmark = [
-    pytest.mark.slow,
     pytest.mark.skipif(
         CHROMIUM is None or not CHROMIUM.exists(),
         reason="needs Chromium (Debian: apt-get install chromium; or set CHROMIUM)",
@@ -60,9 +59,9 @@ TABLES = [path for path, (tag, _, _) in EXPECTED.items() if tag == "iframe"]
 
 
 @pytest.fixture(scope="module")
-def rendered(built, tmp_path_factory) -> tuple[Path, dict]:
+def rendered(built_checkout, tmp_path_factory) -> tuple[Path, dict]:
     """The fixture's artifacts, their report, and what Chromium showed of each page."""
-    workdir = clone_checkout(built, tmp_path_factory.mktemp("report") / "c")
+    workdir = clone_checkout(built_checkout, tmp_path_factory.mktemp("report") / "c")
     snakemake(workdir, "--report", "report.html", cores=1)
     shots = workdir / "shots"
     shown = check_report(workdir / "report.html", shots)

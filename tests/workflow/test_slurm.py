@@ -20,8 +20,6 @@ import pytest
 
 from tests.support.workflow_helpers import derived_digests, make_checkout, snakemake
 
-pytestmark = pytest.mark.slow
-
 
 def no_cluster_reason() -> str | None:
     """Why the SLURM test cannot run here, or None when a node is idle."""
@@ -58,7 +56,7 @@ def shared_tmp(tmp_path: Path):
     shutil.rmtree(path, ignore_errors=True)
 
 
-def test_slurm_profile_builds_the_same_artifacts_as_a_local_run(built, shared_tmp):
+def test_slurm_profile_builds_the_same_artifacts_as_a_local_run(built_checkout, shared_tmp):
     reason = no_cluster_reason()
     if reason:
         pytest.skip(reason)
@@ -80,6 +78,6 @@ def test_slurm_profile_builds_the_same_artifacts_as_a_local_run(built, shared_tm
     print(f"SLURM run {slurm_seconds:.0f} s with {len(submitted)} sbatch jobs")
     assert submitted, "no job went through sbatch:\n" + output[-3000:]
 
-    expected = derived_digests(built)
+    expected = derived_digests(built_checkout)
     assert "datapackage.json" in expected
     assert derived_digests(cluster) == expected

@@ -37,16 +37,14 @@ from tests.support.workflow_helpers import (
     write_config,
 )
 
-pytestmark = pytest.mark.slow
 
-
-def test_run_builds_every_artifact(built):
-    derived = built / "data" / "derived"
+def test_run_builds_every_artifact(built_checkout):
+    derived = built_checkout / "data" / "derived"
     words = pl.read_parquet(derived / EDITION / "words.parquet")
     expected_words = sorted(set(FIXTURE_ALLOWED) | set(FIXTURE_ANSWERS))
     assert words["word"].to_list() == expected_words
     assert words["is_answer"].sum() == len(FIXTURE_ANSWERS)
-    commonness = pl.read_parquet(built / COMMONNESS_FILE)
+    commonness = pl.read_parquet(built_checkout / COMMONNESS_FILE)
     model = commonness.filter(pl.col("word") == "model").row(0, named=True)
     assert model["count"] == 125000  # "model" + "Model"
     assert model["frequency_rank"] == 1
@@ -62,27 +60,29 @@ def test_run_builds_every_artifact(built):
     assert history["date"][-1].as_py().isoformat() == FIXTURE_UNTIL
     assert history["repeat"].to_pylist() == [False] * 4 + [True]
     assert all(history[f"in_{EDITION}"].to_pylist())
-    provenance = read_provenance(built / "data" / "raw" / "allowed.txt")
+    provenance = read_provenance(built_checkout / "data" / "raw" / "allowed.txt")
     assert provenance["read_from"] == "mirror"
     assert provenance["bytes"] == len("\n".join(FIXTURE_ALLOWED))
     for rule in ("fetch_source", "build_word_index", "build_commonness", "compute_pattern_chunk"):
-        assert any((built / "logs" / rule).iterdir()), f"{rule} wrote no log"
-        assert any((built / "logs" / "benchmarks" / rule).iterdir()), f"{rule}: no benchmark"
+        assert any((built_checkout / "logs" / rule).iterdir()), f"{rule} wrote no log"
+        assert any((built_checkout / "logs" / "benchmarks" / rule).iterdir()), (
+            f"{rule}: no benchmark"
+        )
 
 
-def test_second_run_has_nothing_to_do(built):
-    assert planned_jobs(built) == {}
+def test_second_run_has_nothing_to_do(built_checkout):
+    assert planned_jobs(built_checkout) == {}
 
 
-def test_touched_but_identical_files_rebuild_nothing(built, tmp_path):
-    checkout = clone_checkout(built, tmp_path / "c")
+def test_touched_but_identical_files_rebuild_nothing(built_checkout, tmp_path):
+    checkout = clone_checkout(built_checkout, tmp_path / "c")
     for path in [*(checkout / "mirror").iterdir(), *(checkout / "data" / "raw").iterdir()]:
         os.utime(path)
     assert planned_jobs(checkout) == {}
 
 
-def test_changed_frequency_rebuilds_what_reads_p_common(built, tmp_path):
-    checkout = clone_checkout(built, tmp_path / "c")
+def test_changed_frequency_rebuilds_what_reads_p_common(built_checkout, tmp_path):
+    checkout = clone_checkout(built_checkout, tmp_path / "c")
     config = read_config(checkout)
     config["sources"]["frequency"]["mirror_path"] = "other_freq.csv"
     write_config(checkout, config)
@@ -97,8 +97,8 @@ def test_changed_frequency_rebuilds_what_reads_p_common(built, tmp_path):
     assert commonness.filter(pl.col("word") == "sissy")["count"].item() == 999999 + 300
 
 
-def test_changed_word_list_rebuilds_everything_downstream(built, tmp_path):
-    checkout = clone_checkout(built, tmp_path / "c")
+def test_changed_word_list_rebuilds_everything_downstream(built_checkout, tmp_path):
+    checkout = clone_checkout(built_checkout, tmp_path / "c")
     config = read_config(checkout)
     config["sources"]["allowed"]["mirror_path"] = "allowed2.txt"
     write_config(checkout, config)
@@ -115,19 +115,19 @@ def test_changed_word_list_rebuilds_everything_downstream(built, tmp_path):
     assert "zebra" in entropy["word"].to_list()
 
 
-def test_mirror_file_changes_rerun_nothing(built, tmp_path):
+def test_mirror_file_changes_rerun_nothing(built_checkout, tmp_path):
     """Where bytes come from is not a param: an unpinned mirror file that changed later
     is not refetched (the source entry did not change)."""
-    checkout = clone_checkout(built, tmp_path / "c")
+    checkout = clone_checkout(built_checkout, tmp_path / "c")
     with open(checkout / "mirror" / "unigram_freq.csv", "a") as handle:
         handle.write("sissy,5\n")
     assert planned_jobs(checkout) == {}
 
 
-def test_later_commands_without_the_mirror_change_nothing(built, tmp_path):
+def test_later_commands_without_the_mirror_change_nothing(built_checkout, tmp_path):
     """Built with the mirror, then README commands without it on a machine with no
     network: nothing under data/ changes except what was forced."""
-    checkout = clone_checkout(built, tmp_path / "c")
+    checkout = clone_checkout(built_checkout, tmp_path / "c")
     config = read_config(checkout)
     config["mirror"] = ""
     write_config(checkout, config)
@@ -143,12 +143,12 @@ def test_later_commands_without_the_mirror_change_nothing(built, tmp_path):
     assert (checkout / "report.html").stat().st_size > 10_000
 
 
-def test_switching_source_in_config_rebuilds(built):
-    config = read_config(built)
+def test_switching_source_in_config_rebuilds(built_checkout):
+    config = read_config(built_checkout)
     config["sources"]["answers"]["mirror_path"] = "allowed.txt"
-    (built / "alt-config.yaml").write_text(json.dumps(config))
-    jobs = planned_jobs(built, "--configfile", "alt-config.yaml")
-    (built / "alt-config.yaml").unlink()
+    (built_checkout / "alt-config.yaml").write_text(json.dumps(config))
+    jobs = planned_jobs(built_checkout, "--configfile", "alt-config.yaml")
+    (built_checkout / "alt-config.yaml").unlink()
     assert jobs["fetch_source"] == 1 and "build_word_index" in jobs
 
 
@@ -194,10 +194,10 @@ def test_invalid_config_is_rejected_before_any_job(tmp_path):
     assert not (checkout / "data").exists()
 
 
-def test_lint_reports_only_the_documented_exception(built):
+def test_lint_reports_only_the_documented_exception(built_checkout):
     result = subprocess.run(
         [*SNAKEMAKE, "--lint", "--configfile", "test-config.yaml"],
-        cwd=built,
+        cwd=built_checkout,
         capture_output=True,
         text=True,
         check=False,
@@ -212,8 +212,8 @@ def test_lint_reports_only_the_documented_exception(built):
     assert all(item.startswith("rule ") for item in linted), linted
 
 
-def test_the_data_package_lists_describes_and_verifies_every_artifact(built, tmp_path):
-    derived = built / "data" / "derived"
+def test_the_data_package_lists_describes_and_verifies_every_artifact(built_checkout, tmp_path):
+    derived = built_checkout / "data" / "derived"
     descriptor = json.loads((derived / "datapackage.json").read_text())
     on_disk = {
         path.relative_to(derived).as_posix()
@@ -257,7 +257,7 @@ def test_the_data_package_lists_describes_and_verifies_every_artifact(built, tmp
     ]
     assert extra["config"]["commonness"] == {"n_common": 5, "width": 10}
 
-    copy = clone_checkout(built, tmp_path / "c") / "data" / "derived"
+    copy = clone_checkout(built_checkout, tmp_path / "c") / "data" / "derived"
     verify = [*VERIFY, str(copy / "datapackage.json")]
     assert subprocess.run(verify, capture_output=True, check=False).returncode == 0
     chunk = copy / EDITION / "patterns" / "chunk-0001.npy.zst"
@@ -272,12 +272,12 @@ def test_the_data_package_lists_describes_and_verifies_every_artifact(built, tmp
     assert "Traceback" not in result.stderr
 
 
-def test_the_data_package_is_valid_by_the_standards_own_validator(built):
+def test_the_data_package_is_valid_by_the_standards_own_validator(built_checkout):
     """frictionless (the Data Package reference library) accepts the descriptor against
     the Data Package profile, every resource and every table schema included."""
     from frictionless import Package
 
-    path = built / "data" / "derived" / "datapackage.json"
+    path = built_checkout / "data" / "derived" / "datapackage.json"
     descriptor = json.loads(path.read_text())
     report = Package.validate_descriptor(descriptor)
     assert report.valid, report.flatten(["type", "note"])
@@ -302,7 +302,7 @@ def without_parts(seal_text: bytes) -> dict:
     return document
 
 
-def test_two_clean_runs_give_identical_artifacts_whatever_the_split(built, tmp_path):
+def test_two_clean_runs_give_identical_artifacts_whatever_the_split(built_checkout, tmp_path):
     """The second clean run splits the work otherwise (one opener job, one solver job for
     the whole opener benchmark) and runs on one core: other work files, but every raw
     input, artifact and the descriptor are the same bytes. Only the seals of the files
@@ -320,8 +320,8 @@ def test_two_clean_runs_give_identical_artifacts_whatever_the_split(built, tmp_p
     parts = f"data/work/{EDITION}/opener_parts"
     work = sorted(path.name for path in (other / parts).glob("*.parquet"))
     assert work == ["answers-0.parquet"]  # the prior part is the allowed list's
-    assert len(list((built / parts).glob("answers-*.parquet"))) == 3
-    mine, theirs = artifact_files(other), artifact_files(built)
+    assert len(list((built_checkout / parts).glob("answers-*.parquet"))) == 3
+    mine, theirs = artifact_files(other), artifact_files(built_checkout)
     published = {name for name in theirs if not name.startswith("work/")}
     assert {name for name in mine if not name.startswith("work/")} == published
     merged_seals = {f"derived/{EDITION}/{name}.seal.json" for name in MERGED_FROM_PARTS}
@@ -333,7 +333,7 @@ def test_two_clean_runs_give_identical_artifacts_whatever_the_split(built, tmp_p
         assert without_parts(mine[name]) == without_parts(theirs[name]), name  # ...only
 
 
-def test_cluster_executor_runs_every_job_as_its_own_process(built, tmp_path):
+def test_cluster_executor_runs_every_job_as_its_own_process(built_checkout, tmp_path):
     """cluster-generic with a local submit script: jobs share nothing but files."""
     checkout = make_checkout(tmp_path / "c")
     submit = Path(__file__).parents[1] / "support" / "cluster" / "submit.sh"
@@ -348,7 +348,7 @@ def test_cluster_executor_runs_every_job_as_its_own_process(built, tmp_path):
         "--seconds-between-status-checks",
         "1",
     )
-    assert artifact_files(checkout) == artifact_files(built)
+    assert artifact_files(checkout) == artifact_files(built_checkout)
 
 
 def _kill_when(checkout: Path, marker: Path, timeout: float = 180) -> None:
@@ -372,13 +372,13 @@ def _kill_when(checkout: Path, marker: Path, timeout: float = 180) -> None:
     snakemake(checkout, "--unlock")
 
 
-def test_killed_runs_resume_to_identical_artifacts(built, tmp_path):
+def test_killed_runs_resume_to_identical_artifacts(built_checkout, tmp_path):
     checkout = make_checkout(tmp_path / "c")
     logs = checkout / "logs"
     _kill_when(checkout, logs / "compute_pattern_chunk")
     _kill_when(checkout, logs / "compute_entropy")
     snakemake(checkout)
-    assert artifact_files(checkout) == artifact_files(built)
+    assert artifact_files(checkout) == artifact_files(built_checkout)
     derived = checkout / "data" / "derived"
     leftovers = [path for path in derived.rglob(".*") if path.name != ".gitkeep"]
     assert leftovers == []
@@ -407,14 +407,14 @@ def test_the_documents_have_polars_and_duckdb_examples():
 
 
 @pytest.mark.parametrize("number", range(len(query_examples())))
-def test_documented_query_runs_as_written(built, number):
+def test_documented_query_runs_as_written(built_checkout, number):
     import duckdb
 
     language, code = query_examples()[number]
     # the examples name a default edition; the fixture's artifacts are EDITION's
     code = re.sub(r"data/derived/nyt20\d\d/", f"data/derived/{EDITION}/", code)
     cwd = os.getcwd()
-    os.chdir(built)
+    os.chdir(built_checkout)
     try:
         if language == "python":
             exec(compile(code, f"documented example {number}", "exec"), {})

@@ -159,21 +159,21 @@ REAL_FILES = ("words.parquet", "entropy.parquet", "patterns/index.json",
 
 
 @pytest.fixture(scope="module")
-def real() -> Path:
+def real_derived() -> Path:
     """This checkout's built real artifacts (the README's first command builds them)."""
     if not all((REAL / name).is_file() for name in REAL_FILES):
         pytest.skip("the real artifacts are not built in data/derived")
     return REAL
 
 
-def test_real_openers_are_the_certified_top_list(real):
+def test_real_openers_are_the_certified_top_list(real_derived):
     """Before the first guess the list is the optimal stage's certified top openers, in
     their order, each with its proven mean; tarse (7,883 over 2,309) first on nyt2022."""
-    advisor = Advisor(load(real), top=60)
+    advisor = Advisor(load(real_derived), top=60)
     table = advisor.table(advisor.states([])[0])
     words = advisor.data.index.words
     listed = [words[w] for w in table.order]
-    rows = pq.read_table(real / optimal.OPENERS_FILE).to_pylist()
+    rows = pq.read_table(real_derived / optimal.OPENERS_FILE).to_pylist()
     top = sorted(
         (r for r in rows if r["mode"] == "normal" and r["in_top"]), key=lambda r: r["top_rank"]
     )
@@ -186,8 +186,8 @@ def test_real_openers_are_the_certified_top_list(real):
         assert choice.expected == pytest.approx(row["mean_guesses"], abs=1e-12)
 
 
-def test_real_tarse_bybbg_candidates_and_best(real):
-    advisor = Advisor(load(real), top=3)
+def test_real_tarse_bybbg_candidates_and_best(real_derived):
+    advisor = Advisor(load(real_derived), top=3)
     answers = advisor.data.index.answers
     words = advisor.data.index.words
     states = advisor.states(advisor.turns([("tarse", "BYBBG")]))
