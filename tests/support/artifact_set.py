@@ -161,9 +161,10 @@ def fixture_sources(
     }
 
 
-def mirror_sources(mirror: Path) -> dict[str, bytes]:
-    """The raw bytes of each source in a mirror folder (tests/conftest.py's `mirror`)."""
-    names = {"allowed": "allowed.txt", "answers": "answers.txt", "frequency": "unigram_freq.csv"}
+def mirror_sources(mirror: Path, answers: str = "answers.txt") -> dict[str, bytes]:
+    """The raw bytes of each source in a mirror folder (tests/conftest.py's `mirror`), the
+    answers from the file `answers` of it (nyt20230701/answers.txt: nyt2023's)."""
+    names = {"allowed": "allowed.txt", "answers": answers, "frequency": "unigram_freq.csv"}
     return {source: (mirror / name).read_bytes() for source, name in names.items()}
 
 
@@ -719,9 +720,12 @@ def shared_artifact_set(tmp_path_factory: Any, name: str, **arguments: Any) -> A
     return ArtifactSet(root, arguments.get("settings") or Settings(), words)
 
 
-def real_artifact_set(tmp_path_factory: Any, mirror: Path, until: str = "entropy") -> ArtifactSet:
-    """The real lists (the mirror's bytes) with the workflow's default settings, built
-    once per test session up to `until` ("entropy" is cheap; "openers" takes minutes)."""
+def real_artifact_set(
+    tmp_path_factory: Any, mirror: Path, until: str = "entropy", answers: str = "answers.txt"
+) -> ArtifactSet:
+    """The real lists (the mirror's bytes; the answers of its file `answers`) with the
+    workflow's default settings, built once per test session up to `until` ("entropy" is
+    cheap; "openers" takes minutes)."""
     settings = Settings(
         n_common=default("commonness", "n_common"),
         chunk_rows=default("patterns", "chunk_rows"),
@@ -729,8 +733,8 @@ def real_artifact_set(tmp_path_factory: Any, mirror: Path, until: str = "entropy
     )
     return shared_artifact_set(
         tmp_path_factory,
-        f"real-{until}",
-        sources=mirror_sources(mirror),
+        f"real-{until}" + ("" if answers == "answers.txt" else f"-{Path(answers).parent}"),
+        sources=mirror_sources(mirror, answers),
         settings=settings,
         until=until,
     )

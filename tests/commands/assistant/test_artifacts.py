@@ -1,6 +1,6 @@
 """wordle-assist reads only through the artifact layer: a missing, damaged, unsealed or
-stale artifact is one line naming it (exit 1), never a wrong answer; and on the real
-lists, when they are built, the opener list agrees with the stored results."""
+stale artifact is one line naming it (exit 1), never a wrong answer. On the real lists:
+tests/real_data/test_assistant.py."""
 
 from __future__ import annotations
 
@@ -9,21 +9,15 @@ import json
 import shutil
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
 
 from pipeline.analysis.history import history_table, parse_history
-from pipeline.artifacts import optimal
 from pipeline.artifacts.history import write_history
 from pipeline.commands.assistant import main
-from pipeline.commands.assistant_data import load
-from pipeline.commands.assistant_game import Advisor
 from pipeline.stages.build_word_index import build_word_index
-from tests.conftest import REPO, history_json
+from tests.conftest import history_json
 from tests.support.artifact_set import write_raw_inputs
 from tests.support.assistant_fixture import ALLOWED, ANSWERS
-from tests.support.naive import feedback
-from tests.support.naive_advice import colours_of
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -149,53 +143,6 @@ def test_stale_artifacts_are_refused(folders, tmp_path, capsys):
     assert code == 1
     assert "entropy.parquet: stale (built from another" in err and "words.parquet" in err
     assert len(err.strip().splitlines()) == 1
-
-
-# --------------------------------------------------------------------------- the real data
-
-REAL = REPO / "data" / "derived"
-REAL_FILES = ("words.parquet", "entropy.parquet", "patterns/index.json",
-              "optimal_openers.parquet")  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def real_derived() -> Path:
-    """This checkout's built real artifacts (the README's first command builds them)."""
-    if not all((REAL / name).is_file() for name in REAL_FILES):
-        pytest.skip("the real artifacts are not built in data/derived")
-    return REAL
-
-
-def test_real_openers_are_the_certified_top_list(real_derived):
-    """Before the first guess the list is the optimal stage's certified top openers, in
-    their order, each with its proven mean; tarse (7,883 over 2,309) first on nyt2022."""
-    advisor = Advisor(load(real_derived), top=60)
-    table = advisor.table(advisor.states([])[0])
-    words = advisor.data.index.words
-    listed = [words[w] for w in table.order]
-    rows = pq.read_table(real_derived / optimal.OPENERS_FILE).to_pylist()
-    top = sorted(
-        (r for r in rows if r["mode"] == "normal" and r["in_top"]), key=lambda r: r["top_rank"]
-    )
-    if not top:
-        pytest.skip("this build's top list is not certified")
-    assert listed[: len(top)] == [r["opener"] for r in top]
-    for row in top:
-        choice = table.choices[words.index(row["opener"])]
-        assert choice.evidence == "proven" and choice.certified
-        assert choice.expected == pytest.approx(row["mean_guesses"], abs=1e-12)
-
-
-def test_real_tarse_bybbg_candidates_and_best(real_derived):
-    advisor = Advisor(load(real_derived), top=3)
-    answers = advisor.data.index.answers
-    words = advisor.data.index.words
-    states = advisor.states(advisor.turns([("tarse", "BYBBG")]))
-    left = [a for a in answers if colours_of(feedback("tarse", a), 5) == "BYBBG"]
-    assert [words[c] for c in states[1].candidates] == left
-    table = advisor.table(states[1])
-    best = table.choices[table.order[0]].expected
-    assert all(c.expected is None or c.expected >= best for c in table.choices.values())
 
 
 def test_first_line_says_how_many_played_answers_the_edition_covers(folders, tmp_path, capsys):
