@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A single-node SLURM cluster on this machine, from Debian's packages, for tests/test_slurm.py.
+# A single-node SLURM cluster on this machine, from Debian's packages, for tests/workflow/test_slurm.py.
 #
 #   bash .ci/slurm.sh up      install (as root, with apt) and start munged, slurmctld, slurmd;
 #                             wait until the node is idle

@@ -6,7 +6,7 @@ It writes an allowed list (the real one when a mirror is found, else the test fi
 and a frequency file: the real `unigram_freq.csv` rows when available, then generated rows
 of random lower-case words up to the size asked, sealed in data/raw as the fetch step
 leaves it. A fresh Python then runs each rule's script as Snakemake does (a stand-in for
-the `snakemake` object, see tests/stage_runner.py) and reports its own peak resident
+the `snakemake` object, see tests/support/stage_runner.py) and reports its own peak resident
 memory (VmHWM, Linux):
 - build_commonness, which streams the file and keeps only the list's words (its rule
   declares mem_mb from this);

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from pipeline.analysis.history import FIRST_DAY
-from tests.servers import (
+from tests.support.servers import (
     Behaviour,
     PlainListener,
     Server,
@@ -23,27 +23,31 @@ from tests.servers import (
 )
 
 # fixtures shared by the modules of one part of the suite
-pytest_plugins = ["tests.assistant_fixture"]
+pytest_plugins = ["tests.support.assistant_fixture"]
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 # The longest tests, dealt out first and in this order (see below): xdist gives the first
 # worker the first two and the second worker the next two. The first worker builds the
-# shared fixture (`built`, about 150 s), then runs the README blocks in a checkout that
+# shared fixture (`built_checkout`, about 150 s), then runs the README blocks in a checkout that
 # starts with the build's compiled numba kernels (compiling them again cost about 100 s of
 # CPU); the second runs the real two-step ranking (in process, no fixture) and then the
 # SLURM run, which needs the build, done by then, so neither waits on the other's lock.
 # The rest follow longest first (minutes, measured in a whole run on 2 cores, 2026-11-25).
 LONGEST_FIRST = (
-    "tests/test_workflow.py::test_run_builds_every_artifact",  # the shared fixture build, 2.7
-    "tests/test_readme_commands.py::test_every_readme_shell_block_runs_as_written",  # 4.6
-    "tests/test_stages_openers.py::test_real_two_step_rankings",  # 2.9
-    "tests/test_slurm.py::test_slurm_profile_builds_the_same_artifacts_as_a_local_run",  # 6.1
-    "tests/test_publish.py::test_every_publishing_step_works_from_a_fresh_checkout",  # 3.0
-    "tests/test_workflow.py::test_cluster_executor_runs_every_job_as_its_own_process",  # 2.8
-    "tests/test_remote_storage.py::test_s3_default_storage_gives_a_local_runs_artifacts",  # 2.3
-    "tests/test_workflow.py::test_killed_runs_resume_to_identical_artifacts",  # 0.9
+    # the shared fixture build, 2.7
+    "tests/workflow/test_workflow.py::test_run_builds_every_artifact",
+    "tests/project/test_readme_commands.py::test_every_readme_shell_block_runs_as_written",  # 4.6
+    "tests/stages/test_rank_openers.py::test_real_two_step_rankings",  # 2.9
+    # 6.1
+    "tests/workflow/test_slurm.py::test_slurm_profile_builds_the_same_artifacts_as_a_local_run",
+    "tests/workflow/test_publish.py::test_every_publishing_step_works_from_a_fresh_checkout",  # 3.0
+    # 2.8
+    "tests/workflow/test_workflow.py::test_cluster_executor_runs_every_job_as_its_own_process",
+    # 2.3
+    "tests/workflow/test_remote_storage.py::test_s3_default_storage_gives_a_local_runs_artifacts",
+    "tests/workflow/test_workflow.py::test_killed_runs_resume_to_identical_artifacts",  # 0.9
 )
 
 
@@ -53,6 +57,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     the tests out two at a time, both workers start on the long Snakemake runs and the many
     short tests fill in behind them. Every xdist worker sorts alike, so they agree on the
     collection."""
+    for item in items:  # what reads the real lists is a mirror test, marked or not
+        if "mirror" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.mirror)
     rank = {nodeid: number for number, nodeid in enumerate(LONGEST_FIRST)}
     items.sort(
         key=lambda item: (
@@ -78,6 +85,15 @@ def write(path: Path, data: str | bytes) -> Path:
     else:
         path.write_bytes(data)
     return path
+
+
+@pytest.fixture(scope="session")
+def real_set(mirror: Path, tmp_path_factory: pytest.TempPathFactory):
+    """The real lists through the entropy stage, built once and shared by every test
+    module and xdist worker (tests.support.artifact_set.real_artifact_set)."""
+    from tests.support.artifact_set import real_artifact_set  # it imports this module
+
+    return real_artifact_set(tmp_path_factory, mirror)
 
 
 @pytest.fixture(scope="session")
@@ -203,14 +219,14 @@ def fixture_mirror(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Path:
+def built_checkout(tmp_path_factory) -> Path:
     """The fixture's whole artifact set, built once by the real workflow in a checkout of
     its own and shared by every test (and every xdist worker): read it, never change it;
-    tests that damage or rebuild work on a copy (tests.workflow_helpers.clone_checkout)."""
+    tests that damage or rebuild work on a copy (tests.support.workflow_helpers.clone_checkout)."""
     from filelock import FileLock
 
-    from tests import workflow_helpers
-    from tests.workflow_helpers import make_checkout, snakemake
+    from tests.support import workflow_helpers
+    from tests.support.workflow_helpers import make_checkout, snakemake
 
     # Beside pytest's numbered folders, so later runs of the same code reuse it; named by
     # what it is built from, so other code never reads it.
@@ -225,7 +241,7 @@ def built(tmp_path_factory) -> Path:
     return checkout
 
 
-# --- local servers (tests/servers.py) ------------------------------------------------------
+# --- local servers (tests/support/servers.py) -----------------------------------------------------
 
 
 @pytest.fixture(scope="session")

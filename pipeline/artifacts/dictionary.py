@@ -6,7 +6,7 @@ cannot say something the data does not. Regenerate it after changing a schema:
 
     python -m pipeline.artifacts.dictionary > docs/data-dictionary.md
 
-`tests/test_data_dictionary.py` fails while the committed file is stale.
+`tests/artifacts/test_dictionary.py` fails while the committed file is stale.
 """
 
 from __future__ import annotations

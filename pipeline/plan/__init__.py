@@ -10,5 +10,5 @@
 - repair: the damaged, foreign or stale files a run moves aside.
 
 Only the workflow (Snakefile, workflow/rules) imports this package; it stands below every
-layer of the package (tests/test_layers.py).
+layer of the package (tests/project/test_layers.py).
 """

@@ -3,7 +3,7 @@
 The settings are resolved once, into analysis.optimal_plan.OptimalPlan; this module adds
 the files the plan is read from (the answers-mode ranking, each mode's merged bounds),
 so that the Snakefile's input functions and the tests' artifact set
-(tests/artifact_set.py) choose the same jobs.
+(tests/support/artifact_set.py) choose the same jobs.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A node is a set H of n possible answers with some guesses left; its value is the least
 total of guesses over H (see recursion). Every mechanism below only saves work: each can
 be switched off by name (`solve_opener(..., off=...)`) and the proven totals and trees
-stay the same, only slower (tests/test_optimal_search.py checks each one alone against
+stay the same, only slower (tests/kernels/optimal_search/test_solve.py checks each one alone against
 brute force). What is not listed is the definition itself: the depth limit, n = 1 or 2,
 classes that cannot finish in the guesses left, the exact cost of a class of one or two
 answers, and the beta cut-off contract (a value at or above beta may be any bound).

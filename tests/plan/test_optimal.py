@@ -1,0 +1,117 @@
+"""The optimal stage's plan (analysis.optimal_plan, pipeline.plan.optimal): top, certify
+and openers resolved once; K always counts the word index's words; the jobs chosen
+against brute-force references."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pytest
+
+from pipeline.analysis.optimal_plan import OptimalPlan, top_count
+from pipeline.artifacts import optimal as store
+from pipeline.core.errors import PipelineError
+from pipeline.plan import optimal
+from tests.plan.test_config_checks import checked_config
+
+WORDS = ["aback", "blunt", "cigar", "dwell", "eerie", "focal", "gamer"]
+
+
+def plan(**settings) -> OptimalPlan:
+    return OptimalPlan.of({"top": 2, "certify": True, "openers": [], "modes": ["normal", "hard"]}
+                          | settings)  # fmt: skip
+
+
+def test_top_count_is_a_number_or_every_word():
+    assert top_count(3, 7) == 3
+    assert top_count("all", 7) == 7
+    assert plan(top="all").count(len(WORDS)) == len(WORDS)
+
+
+def test_the_first_jobs_are_the_top_of_the_ranking_then_the_named_openers_in_every_mode():
+    ranking = ["cigar", "aback", "gamer", "blunt"]
+    chosen = plan(openers=["blunt", "aback"]).first_jobs(ranking)
+    assert chosen == [(mode, word) for mode in ("normal", "hard")
+                      for word in ("cigar", "aback", "blunt")]  # fmt: skip
+    assert plan(top="all", modes=["hard"]).first_jobs(ranking) == [("hard", w) for w in ranking]
+
+
+@pytest.mark.parametrize(
+    ("settings", "key"), [({"top": 8}, "top"), ({"openers": ["xyzzy"]}, "openers")]
+)
+def test_a_top_above_the_words_or_an_unknown_opener_is_a_config_error(settings, key):
+    with pytest.raises(PipelineError, match=f"^config: optimal.{key}: "):
+        plan(**settings).check(WORDS)
+    plan().check(WORDS)  # the default plan is fine
+
+
+def bounds_table(bounds: dict[str, int | None]) -> dict[str, list]:
+    return {
+        "opener_id": [WORDS.index(w) for w in bounds],
+        "opener": list(bounds),
+        "second_level_bound": list(bounds.values()),
+    }
+
+
+def reference_next(bounds: dict[str, int | None], proven: set[str], k: int) -> list[str]:
+    """The k unproven openers of lowest bound, ties by word id, by sorting every pair."""
+    pairs = sorted(
+        (b, WORDS.index(w), w) for w, b in bounds.items() if b is not None and w not in proven
+    )
+    return [w for _, _, w in pairs[:k]]
+
+
+def test_the_next_openers_are_the_lowest_bounded_unproven_ones():
+    bounds = {
+        "gamer": 30,
+        "focal": 25,
+        "eerie": None,
+        "dwell": 25,
+        "cigar": 20,
+        "aback": 21,
+        "blunt": 40,
+    }
+    proven = {"cigar"}
+    for top in (1, 2, 3, "all"):
+        k = top_count(top, len(WORDS))
+        chosen = plan(top=top).next_openers(bounds_table(bounds), proven, len(WORDS))
+        assert chosen == reference_next(bounds, proven, k)
+    assert plan(top=2).next_openers(bounds_table(bounds), proven, len(WORDS)) == ["aback", "dwell"]
+    assert plan(certify=False).next_openers(bounds_table(bounds), proven, len(WORDS)) == []
+
+
+def test_next_jobs_read_the_merged_bounds_of_a_mode(tmp_path):
+    bounds = {"aback": 21, "blunt": 40, "cigar": 20, "dwell": 25}
+    table = pa.table({"mode": ["hard"] * len(bounds), **bounds_table(bounds),
+                      "partition_bound": list(bounds.values())})  # fmt: skip
+    table = table.select(store.BOUNDS_SCHEMA.names)
+    path = tmp_path / "bounds-hard.parquet"
+    store.write_bounds(pa.Table.from_pylist(table.to_pylist(), schema=store.BOUNDS_SCHEMA), path,
+                       inputs={}, settings={})  # fmt: skip
+    jobs = [("normal", "aback"), ("hard", "cigar")]
+    assert optimal.next_jobs(plan(), "hard", path, jobs, len(WORDS)) == [
+        ("hard", "aback"),
+        ("hard", "dwell"),
+    ]
+    assert optimal.screen_jobs(plan(), 2) == [
+        ("normal", 0),
+        ("normal", 1),
+        ("hard", 0),
+        ("hard", 1),
+    ]
+    assert optimal.screen_jobs(plan(certify=False), 2) == []
+
+
+def test_an_edition_resolves_its_own_values_over_the_config(tmp_path):
+    config = checked_config(
+        tmp_path, {"editions": {"nyt2022": {"optimal": {"top": 3, "certify": False}}}}
+    )
+    own, shared = optimal.optimal_plan(config, "nyt2022"), optimal.optimal_plan(config, "orig")
+    schema = config["optimal"]
+    assert (own.top, own.certify, own.modes) == (3, False, tuple(schema["modes"]))
+    assert (shared.top, shared.certify) == (schema["top"], schema["certify"]) == (20, True)
+    error = PipelineError('config: optimal.top: 9 is not in 1..8 (the allowed words), nor "all"')
+    assert optimal.edition_error(config, "nyt2022", error).startswith(
+        "config: editions.nyt2022.optimal.top: 9"
+    )
+    assert optimal.edition_error(config, "orig", error).startswith("config: optimal.top: 9")
+    assert optimal.edition_error(config, "orig", PipelineError("x: bad")) == "wordle: x: bad"
