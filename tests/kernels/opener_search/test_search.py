@@ -20,11 +20,10 @@ import pytest
 
 from pipeline.core.wordle import encode_words
 from pipeline.kernels.feedback import feedback_matrix
-from pipeline.kernels.opener_search import letter_groups as groups_module
 from pipeline.kernels.opener_search import settings as search_settings
 from pipeline.kernels.opener_search import weighted
 from pipeline.kernels.opener_search.count_search import CountSearch, rescore
-from pipeline.kernels.opener_search.letter_groups import letter_groups
+from pipeline.kernels.opener_search.letter_groups import group_bounds, letter_groups
 from pipeline.kernels.opener_search.settings import SearchSettings
 from pipeline.kernels.opener_search.weighted import weighted_winner
 from pipeline.kernels.partition import bucket_layout
@@ -283,7 +282,7 @@ def test_group_bounds_sum_each_guess_groups_and_name_the_first_least(small):
         scores = np.random.default_rng(seed).integers(0, 50, n_groups + 1)
         scores[n_groups] = 7
         lower = np.zeros(len(groups.guess_groups), dtype=np.int64)
-        least = groups_module.group_bounds(groups.guess_groups, scores, 3, lower)
+        least = group_bounds(groups.guess_groups, scores, 3, lower)
         expected = scores[groups.guess_groups.astype(np.int64)].sum(axis=1) - 3
         assert np.array_equal(lower, expected)
         assert least == int(np.argmin(expected))

@@ -14,7 +14,7 @@ from pipeline.artifacts import optimal as store
 from tests.support.artifact_set import EDITION
 
 
-def write_published(built, folder, lower_by_one: str) -> dict[str, dict[str, int]]:
+def write_published(built_checkout, folder, lower_by_one: str) -> dict[str, dict[str, int]]:
     """Published files of EDITION made from its stored bounds (+ 1, so all are above; INF
     as Infinity), but `lower_by_one`'s hard-mode total one below its bound: the bug to be
     found."""
@@ -22,7 +22,7 @@ def write_published(built, folder, lower_by_one: str) -> dict[str, dict[str, int
     bug = ("hard", lower_by_one)
     bounds = {}
     for mode, name in bound_quality.FILE_MODE.items():
-        path = built / catalog.BOUNDS.format(edition=EDITION, mode=mode)
+        path = built_checkout / catalog.BOUNDS.format(edition=EDITION, mode=mode)
         rows = store.read_bounds(path).to_pylist()
         bounds[mode] = {row["opener"]: row["second_level_bound"] for row in rows}
         lines = []
@@ -33,13 +33,13 @@ def write_published(built, folder, lower_by_one: str) -> dict[str, dict[str, int
     return bounds
 
 
-def test_the_bound_quality_lines(built, tmp_path, monkeypatch, capsys):
+def test_the_bound_quality_lines(built_checkout, tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(bound_quality.PUBLISHED_LISTS, EDITION, EDITION)
-    table = pl.read_parquet(built / catalog.OPTIMAL_OPENERS.format(edition=EDITION))
+    table = pl.read_parquet(built_checkout / catalog.OPTIMAL_OPENERS.format(edition=EDITION))
     hard = table.filter(pl.col("mode") == "hard")
     word = hard.filter(pl.col("second_level_bound").is_not_null())["opener"][0]
-    bounds = write_published(built, tmp_path / "mirror" / "published", word)
-    bound_quality.bench_bound_quality(built, tmp_path / "mirror", EDITION)
+    bounds = write_published(built_checkout, tmp_path / "mirror" / "published", word)
+    bound_quality.bench_bound_quality(built_checkout, tmp_path / "mirror", EDITION)
     out = capsys.readouterr().out
     limit = hard.filter(pl.col("in_top"))["total_guesses"].max()
     below = sum(b is not None and b <= limit for b in bounds["hard"].values())
@@ -51,19 +51,19 @@ def test_the_bound_quality_lines(built, tmp_path, monkeypatch, capsys):
     assert f"BOUND ABOVE THE OPTIMUM: {word} bound {bound}, published total {bound - 1}" in out
     proven = hard.filter(pl.col("nodes") > 0, pl.col("total_guesses").is_not_null())
     gaps = bound_quality.gap_sample(hard, bound_quality.edition_lists(
-        built / catalog.WORDS.format(edition=EDITION)), "hard")  # fmt: skip
+        built_checkout / catalog.WORDS.format(edition=EDITION)), "hard")  # fmt: skip
     assert len(gaps) == min(bound_quality.GAP_SAMPLE, proven.height) > 0
     totals = dict(proven.select("opener", "total_guesses").iter_rows())
     assert all(0 <= gaps[w] <= totals[w] for w in gaps)  # a bound, at most the total
     assert f"mean gap, proven - bound, {len(gaps)} proven words" in out
 
 
-def test_the_stage_lines_per_mode(built, capsys):
+def test_the_stage_lines_per_mode(built_checkout, capsys):
     """Words searched, the CPU of the bound pass and of the searches and the mode's wall,
     from the jobs' benchmark records of the fixture's run."""
-    table = pl.read_parquet(built / catalog.OPTIMAL_OPENERS.format(edition=EDITION))
-    cpu = {rule: certify.job_seconds(built, rule, EDITION) for rule in certify.STAGE_RULES}
-    spans = {rule: certify.job_spans(built, rule, EDITION) for rule in certify.STAGE_RULES}
+    table = pl.read_parquet(built_checkout / catalog.OPTIMAL_OPENERS.format(edition=EDITION))
+    cpu = {rule: certify.job_seconds(built_checkout, rule, EDITION) for rule in certify.STAGE_RULES}
+    spans = {rule: certify.job_spans(built_checkout, rule, EDITION) for rule in certify.STAGE_RULES}
     for mode in store.MODES:
         rows = table.filter(pl.col("mode") == mode)
         certify.print_mode(rows, mode, cpu, spans)
