@@ -24,8 +24,8 @@ from pipeline.analysis.strategies import (
 )
 from pipeline.core.errors import PipelineError
 from pipeline.kernels import threads as threads_module
-from tests.conftest import distinct_random_words
 from tests.support.artifact_set import synthetic_words
+from tests.support.fixtures import distinct_random_words
 from tests.support.naive import NaivePlayer, consistent, feedback, guess_entropy, hard_legal
 
 WORDS, ANSWERS, P_COMMON = synthetic_words()

@@ -20,8 +20,8 @@ from pipeline.artifacts.history import read_history, write_history
 from pipeline.artifacts.words import read_word_index
 from pipeline.core.errors import ArtifactError, InputError
 from pipeline.stages.build_word_index import build_word_index
-from tests.conftest import history_json
 from tests.support.artifact_set import write_raw_inputs
+from tests.support.fixtures import history_json
 
 GOOD = b'{"2021-06-19": "cigar", "2021-06-20": "rebut", "2021-06-21": "cigar"}'
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from pipeline.artifacts import benchmark, dictionary, history
-from tests.conftest import REPO
+from tests.support.fixtures import REPO
 from tests.support.workflow_helpers import EDITION
 
 DICTIONARY = REPO / "docs" / "data-dictionary.md"

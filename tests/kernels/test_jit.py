@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import REPO
+from tests.support.fixtures import REPO
 
 CALLEE = """from {njit} import njit
 

@@ -21,8 +21,8 @@ from pipeline.kernels.partition import (
     pattern_entropies,
     reply_buckets,
 )
-from tests.conftest import KNOWN_ANSWER_ENTROPY
 from tests.support import naive
+from tests.support.fixtures import KNOWN_ANSWER_ENTROPY
 
 FIELDS = ("entropy", "uniform", "buckets", "largest", "expected")
 

@@ -25,7 +25,7 @@ from pipeline.kernels.partition import (
     pattern_entropies,
     reply_buckets,
 )
-from tests.conftest import distinct_random_words
+from tests.support.fixtures import distinct_random_words
 from tests.support.naive import entropy_bits, partition_stats
 from tests.support.naive import feedback_matrix as rules_matrix
 

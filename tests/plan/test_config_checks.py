@@ -14,7 +14,7 @@ import yaml
 from pipeline.artifacts import catalog
 from pipeline.plan.config_checks import SCHEMA, check_config
 from pipeline.plan.inputs import Inputs
-from tests.conftest import REPO
+from tests.support.fixtures import REPO
 
 
 def workflow(overrides: dict[str, Any] | None = None) -> SimpleNamespace:

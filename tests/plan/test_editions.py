@@ -4,7 +4,7 @@ problems of a list name, checked before any job (pipeline.plan.editions)."""
 from __future__ import annotations
 
 from pipeline.plan.editions import builtin_editions, edition_problem, edition_sources, list_sources
-from tests.conftest import REPO
+from tests.support.fixtures import REPO
 
 SCHEMA = REPO / "workflow" / "schemas" / "config.schema.yaml"
 URL = {"kind": "url", "url": "https://example.invalid/x"}

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.plan.code_version import code_version, import_closure
-from tests.conftest import REPO
+from tests.support.fixtures import REPO
 from tests.support.workflow_helpers import (
     clone_checkout,
     fixture_env,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import REPO
+from tests.support.fixtures import REPO
 
 PAGES = (REPO / "README.md", *sorted((REPO / "docs").glob("*.md")))
 DATED = re.compile(r"\b20\d\d-\d\d-\d\d\b|this machine|[Mm]easured (?:on|here)", re.IGNORECASE)

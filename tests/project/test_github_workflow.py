@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import REPO
+from tests.support.fixtures import REPO
 
 WORKFLOW = REPO / ".github" / "workflows" / "artifacts.yml"
 

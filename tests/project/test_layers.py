@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.support.fixtures import REPO
 
 PACKAGE = REPO / "pipeline"
 # Layer of each subpackage: a smaller number is above. Siblings share a number.

@@ -8,7 +8,8 @@ import tomllib
 
 import yaml
 
-from tests.conftest import LONGEST_FIRST, REPO
+from tests.conftest import LONGEST_FIRST
+from tests.support.fixtures import REPO
 
 
 def test_license_file_matches_the_package_license():

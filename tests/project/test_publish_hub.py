@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import REPO
+from tests.support.fixtures import REPO
 
 
 def test_without_a_token_nothing_is_pushed_and_the_step_succeeds():

@@ -22,7 +22,7 @@ import yaml
 
 from pipeline.core.wordle import encode_words
 from pipeline.kernels.feedback import feedback_matrix
-from tests.conftest import (
+from tests.support.fixtures import (
     FIXTURE_ALLOWED,
     FIXTURE_ANSWERS,
     FIXTURE_COUNTS,

@@ -15,8 +15,8 @@ from pipeline.artifacts import optimal
 from pipeline.commands.assistant.advisor import Advisor
 from pipeline.commands.assistant.cli import main
 from pipeline.commands.assistant.data import load
-from tests.conftest import REPO
 from tests.support.artifact_set import real_artifact_set
+from tests.support.fixtures import REPO
 from tests.support.naive import feedback
 from tests.support.naive_advice import colours_of
 

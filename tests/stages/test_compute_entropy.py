@@ -25,7 +25,6 @@ from pipeline.kernels.partition import float_stats
 from pipeline.stages.compute_entropy import compute_entropy
 from pipeline.stages.compute_square_entropy import compute_square_entropy
 from tests.analysis.test_entropy import HAND_ANSWERS, HAND_P, HAND_WORDS, hand_analysis
-from tests.conftest import KNOWN_ANSWER_ENTROPY, distinct_random_words
 from tests.support.artifact_set import (
     EDITION,
     Settings,
@@ -33,6 +32,7 @@ from tests.support.artifact_set import (
     build_matrix,
     write_p_common,
 )
+from tests.support.fixtures import KNOWN_ANSWER_ENTROPY, distinct_random_words
 from tests.support.naive import bincount_entropies, partition_stats, tie_rule_ranks
 from tests.support.naive import feedback_matrix as rules_matrix
 

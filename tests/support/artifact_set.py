@@ -5,7 +5,7 @@ data walk"): sealed raw inputs in data/raw (pipeline.artifacts.raw.write_raw), t
 stage function of pipeline.stages, in order, into root/data/derived and root/data/work,
 with the workflow's default settings (read from workflow/schemas/config.schema.yaml, the
 one place they are declared; see Settings for the few the tiny fixture changes). By
-default the words are the tiny fixture of tests/conftest.py.
+default the words are the tiny fixture of tests/support/fixtures.py.
 
 Tests share one set per session, even across pytest-xdist workers, through a fixture of
 their own that calls `shared_artifact_set`:
@@ -77,7 +77,7 @@ from pipeline.stages.rank_prior_openers import rank_prior_openers
 from pipeline.stages.screen_openers import screen_openers
 from pipeline.stages.solve_optimal import solve_optimal
 from pipeline.stages.summarize_benchmarks import summarize_benchmarks
-from tests.conftest import (
+from tests.support.fixtures import (
     FIXTURE_ALLOWED,
     FIXTURE_ANSWERS,
     FIXTURE_COUNTS,
@@ -153,7 +153,7 @@ def fixture_sources(
     allowed: Sequence[str], answers: Sequence[str], counts: Mapping[str, int]
 ) -> dict[str, bytes]:
     """The raw bytes of each source for word lists and counts, and dated answers whose
-    days up to their until add nothing to the answers (tests.conftest.history_days)."""
+    days up to their until add nothing to the answers (tests.support.fixtures.history_days)."""
     return {
         "allowed": "\n".join(allowed).encode(),  # no final newline, like the real list
         "answers": ("\n".join(answers) + "\n").encode(),
@@ -163,7 +163,7 @@ def fixture_sources(
 
 
 def mirror_sources(mirror: Path, answers: str = "answers.txt") -> dict[str, bytes]:
-    """The raw bytes of each source in a mirror folder (tests/conftest.py's `mirror`), the
+    """The raw bytes of each source in a mirror folder (tests/support/fixtures.py's `mirror`), the
     answers from the file `answers` of it (nyt20230701/answers.txt: nyt2023's)."""
     names = {"allowed": "allowed.txt", "answers": answers, "frequency": "unigram_freq.csv"}
     return {source: (mirror / name).read_bytes() for source, name in names.items()}

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import yaml
 
-from tests.conftest import FIXTURE_UNTIL, REPO, write_fixture_mirror
+from tests.support.fixtures import FIXTURE_UNTIL, REPO, write_fixture_mirror
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 VERIFY = [sys.executable, "-m", "pipeline.commands.pipeline_cli", "verify"]
@@ -63,7 +63,7 @@ FIXTURE_CONFIG = {
     },
     # The answers are a union (editions.<name>.answers as a list): the answer list and the
     # days played up to history.until, which cuts the fixture's last day (an allowed word
-    # that is no answer), so the union is the answer list (tests.conftest.history_days).
+    # that is no answer), so the union is the answer list (tests.support.fixtures.history_days).
     "history": {"until": FIXTURE_UNTIL},
     "editions": {
         "nyt2022": {"enabled": False},
@@ -131,7 +131,7 @@ def copy_source(destination: Path) -> None:
             shutil.copy2(source, destination / part)
 
 
-# A checkout that has built the fixture (set by tests/conftest.py once that build is
+# A checkout that has built the fixture (set by tests/support/fixtures.py once that build is
 # complete): later checkouts start with its compiled kernels, as a user's second run does.
 KERNEL_CACHE_SOURCE: Path | None = None
 

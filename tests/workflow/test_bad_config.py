@@ -18,7 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.plan.config_checks import config_problem
-from tests.conftest import FIXTURE_ALLOWED
+from tests.support.fixtures import FIXTURE_ALLOWED
 from tests.support.workflow_helpers import EDITION, make_checkout, snakemake
 
 SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"

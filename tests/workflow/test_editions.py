@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 
 from pipeline.artifacts.history import editions_of, read_history
-from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_UNTIL
+from tests.support.fixtures import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_UNTIL
 from tests.support.workflow_helpers import COMMONNESS_FILE, EDITION, make_checkout, snakemake
 
 OTHER = "later"  # the second edition: another answer list over the same allowed list

@@ -15,7 +15,7 @@ import pytest
 from filelock import FileLock
 
 from pipeline.artifacts.seal import seal_path
-from tests.conftest import FIXTURE_ANSWERS
+from tests.support.fixtures import FIXTURE_ANSWERS
 from tests.support.naive import feedback
 from tests.support.workflow_helpers import (
     EDITION,

@@ -13,8 +13,8 @@ import polars as pl
 import pytest
 
 from pipeline.artifacts import benchmark as store
-from tests.conftest import FIXTURE_UNTIL, history_days, history_json
 from tests.kernels.optimal_search.test_solve import INF, BruteForce
+from tests.support.fixtures import FIXTURE_UNTIL, history_days, history_json
 from tests.support.workflow_helpers import EDITION, copy_kernel_cache, make_checkout, snakemake
 
 # The checkouts built here: a later run starts with the kernels an earlier one compiled for

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import zstandard
 
-from tests.conftest import REPO
+from tests.support.fixtures import REPO
 from tests.support.workflow_helpers import clone_checkout, fixture_env, make_checkout
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from pipeline.artifacts.seal import read_seal, write_seal
 from pipeline.core.files import sha256_file
-from tests.conftest import REPO
+from tests.support.fixtures import REPO
 from tests.support.workflow_helpers import EDITION, fixture_env
 
 CROISSANT = f"{EDITION}/croissant.json"

@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tests.conftest import FIXTURE_HISTORY, FIXTURE_UNTIL
+from tests.support.fixtures import FIXTURE_HISTORY, FIXTURE_UNTIL
 from tests.support.report_browser import CHROMIUM, check_report, probe_table, report_data
 from tests.support.workflow_helpers import EDITION, clone_checkout, snakemake
 

@@ -19,7 +19,13 @@ from pipeline.artifacts.patterns import PatternMatrix
 from pipeline.artifacts.raw import read_provenance
 from pipeline.core.wordle import encode_words
 from pipeline.kernels.feedback import feedback_matrix
-from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_HISTORY, FIXTURE_UNTIL, REPO
+from tests.support.fixtures import (
+    FIXTURE_ALLOWED,
+    FIXTURE_ANSWERS,
+    FIXTURE_HISTORY,
+    FIXTURE_UNTIL,
+    REPO,
+)
 from tests.support.workflow_helpers import (
     COMMONNESS_FILE,
     EDITION,

@@ -15,9 +15,9 @@ from pipeline.analysis.history import history_table, parse_history
 from pipeline.artifacts.history import write_history
 from pipeline.commands.assistant.cli import main
 from pipeline.stages.build_word_index import build_word_index
-from tests.conftest import history_json
 from tests.support.artifact_set import write_raw_inputs
 from tests.support.assistant_fixture import ALLOWED, ANSWERS
+from tests.support.fixtures import history_json
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

@@ -16,7 +16,7 @@ import pytest
 
 from pipeline.kernels.optimal_search import TREE_FIELDS, prepare_lists, solve_opener, solve_openers
 from pipeline.kernels.optimal_search.tuning import MECHANISMS
-from tests.conftest import FIXTURE_ALLOWED, FIXTURE_ANSWERS
+from tests.support.fixtures import FIXTURE_ALLOWED, FIXTURE_ANSWERS
 from tests.support.tree_check import check_tree
 
 INF = float("inf")
