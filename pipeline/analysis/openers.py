@@ -25,7 +25,7 @@ import numpy as np
 
 from pipeline.analysis.opener_tables import SecondGuesses
 from pipeline.kernels.feedback import check_encoded, feedback_matrix
-from pipeline.kernels.opener_search import CountSearch, letter_groups, weighted_winner
+from pipeline.kernels.opener_search import CountSearch, build_letter_groups, weighted_winner
 from pipeline.kernels.partition import bucket_layout, bucket_stats, float_stats
 
 
@@ -105,7 +105,7 @@ class PriorSearch:
     def __init__(self, encoded: np.ndarray, weights: np.ndarray) -> None:
         self.encoded, _ = check_encoded(encoded, encoded)
         self.weights = np.asarray(weights, dtype=np.float64)
-        self.groups = letter_groups(self.encoded, self.encoded)
+        self.groups = build_letter_groups(self.encoded, self.encoded)
 
     def second_guesses(self, opener: int) -> SecondGuesses:
         encoded, weights = self.encoded, self.weights

@@ -23,7 +23,7 @@ from pipeline.kernels.opener_search.buckets import (
     solve_by_pairs,
     solve_by_survivor_pairs,
 )
-from pipeline.kernels.opener_search.letter_groups import group_work, letter_groups
+from pipeline.kernels.opener_search.letter_groups import build_letter_groups, group_work
 from pipeline.kernels.opener_search.pair_bound import pair_bound_table
 from pipeline.kernels.opener_search.scoring import BIG
 from pipeline.kernels.opener_search.settings import SearchSettings
@@ -80,7 +80,7 @@ class CountSearch:
         self.answer_rows = answer_rows
         self.settings = settings = settings if settings is not None else SearchSettings()
         self.kernel_settings = settings.kernel(matrix.shape[1])
-        self.groups = letter_groups(encoded, encoded[answer_rows])
+        self.groups = build_letter_groups(encoded, encoded[answer_rows])
         self.table = table if table is not None else fixed_point(matrix.shape[1])
         self.data = SearchData(
             matrix=matrix,

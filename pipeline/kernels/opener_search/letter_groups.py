@@ -64,7 +64,7 @@ def group_work(groups):  # pragma: no cover - compiled
     )
 
 
-def letter_groups(guesses: np.ndarray, candidates: np.ndarray) -> LetterGroups:
+def build_letter_groups(guesses: np.ndarray, candidates: np.ndarray) -> LetterGroups:
     """LetterGroups of encoded guesses (G, L) over encoded candidates (C, L). Group ids
     are numbered in order of first use (guess by guess, letters ascending)."""
     n_guesses, length = guesses.shape

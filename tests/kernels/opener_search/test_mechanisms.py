@@ -19,7 +19,7 @@ import pytest
 from pipeline.core.wordle import encode_words
 from pipeline.kernels.feedback import feedback_matrix
 from pipeline.kernels.opener_search.count_search import CountSearch
-from pipeline.kernels.opener_search.letter_groups import letter_groups
+from pipeline.kernels.opener_search.letter_groups import build_letter_groups
 from pipeline.kernels.opener_search.settings import MECHANISMS, SearchSettings
 from pipeline.kernels.opener_search.weighted import weighted_winner
 from pipeline.kernels.partition import bucket_layout
@@ -116,7 +116,7 @@ def test_weighted_search_with_each_mechanism_alone_equals_brute_force(mechanisms
     rng = np.random.default_rng(seed)
     weights = np.where(rng.random(len(guesses)) < 0.2, 1e-12, rng.random(len(guesses)) + 0.5)
     weight = dict(zip(guesses, weights.tolist(), strict=True))
-    groups = letter_groups(encoded, encoded)
+    groups = build_letter_groups(encoded, encoded)
     settings = settings_of(mechanisms)
     checked = 0
     for opener in range(0, len(guesses), 7):

@@ -23,7 +23,7 @@ from pipeline.kernels.feedback import feedback_matrix
 from pipeline.kernels.opener_search import settings as search_settings
 from pipeline.kernels.opener_search import weighted
 from pipeline.kernels.opener_search.count_search import CountSearch, rescore
-from pipeline.kernels.opener_search.letter_groups import group_bounds, letter_groups
+from pipeline.kernels.opener_search.letter_groups import build_letter_groups, group_bounds
 from pipeline.kernels.opener_search.settings import SearchSettings
 from pipeline.kernels.opener_search.weighted import weighted_winner
 from pipeline.kernels.partition import bucket_layout
@@ -210,7 +210,7 @@ def test_weighted_winner_with_extreme_weights_equals_brute_force(small, rescores
     words, encoded = small["words"], small["encoded"]
     weights = np.array([1e-12 if i % 3 == 0 else 1.0 + i / 7 for i in range(len(words))])
     weight = dict(zip(words, weights.tolist(), strict=True))
-    groups = letter_groups(encoded, encoded)
+    groups = build_letter_groups(encoded, encoded)
     checked = 0
     for opener in ("salet", "crazy", "xylyl"):
         row = feedback_matrix(encoded[[words.index(opener)]], encoded)[0]
@@ -231,7 +231,7 @@ def test_weighted_winner_with_extreme_weights_equals_brute_force(small, rescores
 
 def test_weighted_winner_refuses_words_it_cannot_read_in_place(small):
     encoded = small["encoded"]
-    groups = letter_groups(encoded, encoded)
+    groups = build_letter_groups(encoded, encoded)
     ids, weights = np.array([0, 1, 2]), np.ones(3)
     for bad in (encoded.astype(np.int64), np.asfortranarray(encoded), encoded[0]):
         with pytest.raises(ValueError, match="C-contiguous"):
@@ -244,7 +244,7 @@ def test_weighted_winner_with_uniform_weights_matches_counting(small):
     words, encoded = small["words"], small["encoded"]
     everyone = np.arange(len(words), dtype=np.int64)
     search = CountSearch(feedback_matrix(encoded, encoded), everyone, encoded)
-    groups = letter_groups(encoded, encoded)
+    groups = build_letter_groups(encoded, encoded)
     row = feedback_matrix(encoded[[words.index("react")]], encoded)[0]
     ids, starts, _ = bucket_layout(row)
     counted = search.winners(ids, starts)
@@ -257,7 +257,7 @@ def test_weighted_winner_with_uniform_weights_matches_counting(small):
 def test_letter_groups_are_each_letter_and_its_positions():
     words = ["sissy", "abate", "mamma", "quiet", "eerie"]
     candidates = ["sassy", "eerie", "cigar"]
-    groups = letter_groups(encode_words(words), encode_words(candidates))
+    groups = build_letter_groups(encode_words(words), encode_words(candidates))
     n_groups = groups.group_letter.size
     for g, word in enumerate(words):
         ids = [int(k) for k in groups.guess_groups[g] if k < n_groups]
@@ -276,7 +276,7 @@ def test_letter_groups_are_each_letter_and_its_positions():
 def test_group_bounds_sum_each_guess_groups_and_name_the_first_least(small):
     """Every guess's bound is the sum of its groups' scores (the no-group slot included)
     less the offset; the guess returned is the first of least bound."""
-    groups = letter_groups(small["encoded"], small["encoded"][small["answer_rows"]])
+    groups = build_letter_groups(small["encoded"], small["encoded"][small["answer_rows"]])
     n_groups = groups.group_letter.size
     for seed in range(5):
         scores = np.random.default_rng(seed).integers(0, 50, n_groups + 1)
@@ -296,7 +296,7 @@ def test_letter_groups_of_every_word_length_are_spelled_out(length):
     rng = np.random.default_rng(length)
     words = sorted({"".join(rng.choice(list("abcd"), length)) for _ in range(40)})
     candidates = words[::3]
-    groups = letter_groups(encode_words(words), encode_words(candidates))
+    groups = build_letter_groups(encode_words(words), encode_words(candidates))
     n_groups = groups.group_letter.size
     first_use: list[tuple[int, int]] = []
     for g, word in enumerate(words):
