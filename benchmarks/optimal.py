@@ -10,6 +10,10 @@ lists and machine.
 
     .venv/bin/python -m benchmarks.optimal --data ../shared/wordle-data \\
         [--normal tarse,salet] [--hard salet,gummi] [--selby /path/to/wordle] [--cpu-limit 600]
+
+`--sample N` searches N seeded random words per mode instead and ends with the mean CPU
+of one proof and what proving every word costs (`optimal: {top: all}`, a cluster run),
+in CPU-hours: the figure docs/operating.md quotes.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import re
 import resource
 import subprocess
@@ -144,6 +149,8 @@ def main() -> None:
     parser.add_argument("--hard", default=HARD, help="comma-separated openers (hard mode)")
     parser.add_argument("--selby", type=Path, help="path to Selby's compiled wordle program")
     parser.add_argument("--cpu-limit", type=float, default=600, help="CPU seconds per opener")
+    parser.add_argument("--sample", type=int, help="this many seeded random openers per mode")
+    parser.add_argument("--seed", type=int, default=49, help="seed of --sample")
     parser.add_argument("--one", nargs=2, metavar=("MODE", "OPENER"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
@@ -151,13 +158,33 @@ def main() -> None:
         return
     print(f"# {args.data}: {os.cpu_count()} CPUs; one search per child process, one thread")
     print(HEADER)
+    if args.sample:
+        words = sorted(set().union(*read_lists(args.data)))
+        drawn = random.Random(args.seed).sample(words, args.sample)
+        args.normal = args.hard = ",".join(drawn)
     jobs = [("normal", w) for w in args.normal.split(",") if w]
     jobs += [("hard", w) for w in args.hard.split(",") if w]
+    rows = []
     for mode, opener in jobs:
         row = child(args.data, mode, opener, args.cpu_limit)
         if args.selby:
             row |= selby(args.selby, args.data, mode, opener, args.cpu_limit)
         print(format_row(row), flush=True)
+        rows.append(row)
+    if args.sample:
+        print_every_opener_cost(rows, len(set().union(*read_lists(args.data))), args.cpu_limit)
+
+
+def print_every_opener_cost(rows: list[dict], n_words: int, cpu_limit: float) -> None:
+    """Per mode, the sample's mean CPU of one proof and its extrapolation to every word (a
+    search cut at the CPU limit counts as the limit: the figure is then a floor)."""
+    for mode in ("normal", "hard"):
+        seconds = [row.get("cpu_s") or cpu_limit for row in rows if row["mode"] == mode]
+        cut = sum(row.get("cpu_s") is None for row in rows if row["mode"] == mode)
+        mean = sum(seconds) / len(seconds)
+        floor = f" (at least: {cut} cut at {cpu_limit:.0f} s)" if cut else ""
+        print(f"# {mode}: {len(seconds)} openers, mean {mean:.1f} CPU s a proof; every one of "
+              f"{n_words} words: {mean * n_words / 3600:.1f} CPU-hours{floor}")  # fmt: skip
 
 
 HEADER = (
