@@ -25,9 +25,12 @@ bound, shortcuts and three-pass evaluation of a guess, written afresh for numba:
 Under a cutoff the opener's own node (solve.solve_one) starts its classes from their
 second-level bounds (ctx.floors, bounds.opener_floor), far above pass 1's: the cutoff then
 reaches each class's search as a tight beta, so a refuted opener costs only enough of the
-gap between its classes' values and floors to pass it. There, in normal mode, the classes
-are searched largest first: that gap sits mostly in the largest classes (in hard mode it
-is spread over many small ones, and large classes cost far more to search: smallest first).
+gap between its classes' values and floors to pass it. There the classes are searched
+in widening windows: each first only up to its floor + 1, then + 2, 4, ... (the memo
+keeps what a narrower pass proved), so a class whose gap is large but costly to prove
+exactly is not searched to its value while cheaper classes can pass the cutoff. In
+normal mode largest first (its gap sits mostly in the largest classes), in hard mode
+smallest first (the gap is spread over many classes, and large ones cost far more).
 Not in Selby's program: a scan abandons a guess once its answers collide so often that
 its lb reaches beta; a node scans one guess per group that splits it alike (letters absent
 from H are interchangeable); the hard-mode memo keys on the constraint state (greens and
@@ -269,7 +272,29 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
             largest_first(pending, still, sizes)
         elif switched_on(ctx, F_SMALLEST_FIRST):
             sort_by_size(pending, still, sizes)
-        for i in range(still):  # pass 3: full searches, smallest classes first (mostly)
+        window = np.int64(1)
+        while floored and still > 0:  # at a cut-off root: widening windows (see above)
+            kept = np.int64(0)
+            for i in range(still):
+                p = pending[i]
+                c = sizes[p]
+                enter_class(ctx, depth, guess, p)
+                total -= bound[p]
+                child = part[starts[p] : starts[p] + c]
+                top = min(beta - total - c, bound[p] - c + window)
+                o = search(ctx, depth + 1, child, top, np.int64(0), np.int64(-1))
+                if o < top:  # exact
+                    bound[p] = c + o
+                else:
+                    bound[p] = max(bound[p], min(c + o, INF))
+                    pending[kept] = p
+                    kept += 1
+                total = min(total + bound[p], INF)
+                if total >= beta:
+                    return total
+            still = kept
+            window *= 2
+        for i in range(still):  # pass 3: full searches, smallest classes first
             p = pending[i]
             c = sizes[p]
             enter_class(ctx, depth, guess, p)
