@@ -13,9 +13,9 @@ settings of one solve; `partition` reply histograms and partitions of an answer 
 
 from pipeline.kernels.optimal_search.bounds import opener_bounds
 from pipeline.kernels.optimal_search.context import INF
+from pipeline.kernels.optimal_search.inputs import MAX_SEARCH_LENGTH
 from pipeline.kernels.optimal_search.selby import class_bound, guess_bound
 from pipeline.kernels.optimal_search.solve import (
-    MAX_SEARCH_LENGTH,
     TREE_FIELDS,
     OptimalResult,
     WordLists,

@@ -26,6 +26,7 @@ import numpy as np
 from pipeline.core.wordle import MAX_GUESSES
 from pipeline.kernels.jit import njit
 from pipeline.kernels.optimal_search.context import INF, P_ALLGREEN, P_MAXG, P_ROOT, build_context
+from pipeline.kernels.optimal_search.inputs import check_inputs
 from pipeline.kernels.optimal_search.partition import (
     candidate_split,
     class_stats,
@@ -35,7 +36,6 @@ from pipeline.kernels.optimal_search.partition import (
 from pipeline.kernels.optimal_search.recursion import enter_class, partition_at, static_bounds
 from pipeline.kernels.optimal_search.scan import node_allowed, trivial_value
 from pipeline.kernels.optimal_search.selby import guess_bound
-from pipeline.kernels.optimal_search.solve import check_inputs
 from pipeline.kernels.optimal_search.tuning import ALL_ON, REPLY_BLOCK
 
 

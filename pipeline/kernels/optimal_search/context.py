@@ -28,8 +28,10 @@ ID_MASK = (1 << ID_BITS) - 1
 # params slots: depth limit, top_k (0 = all), hard mode, all-green id, number of patterns,
 # most replies any guess gets, depth of the node the current call started from, the
 # pruning mechanisms switched on (tuning.F_* bits), the largest node top_k spares (nodes
-# of at most that many answers are searched in full; 0: top_k applies everywhere)
-P_MAXG, P_TOPK, P_HARD, P_ALLGREEN, P_NPAT, P_MAXPAT, P_ROOT, P_FLAGS, P_EXACT = range(9)
+# of at most that many answers are searched in full; 0: top_k applies everywhere), the
+# opener whose root classes start from `floors` (-1: none; see solve.solve_one)
+(P_MAXG, P_TOPK, P_HARD, P_ALLGREEN, P_NPAT, P_MAXPAT, P_ROOT, P_FLAGS, P_EXACT,
+ P_FLOORED) = range(10)  # fmt: skip
 # stats slots: nodes entered, full guess scans, (guess, answer) pairs scanned, guesses scored
 S_NODES, S_SCANS, S_SCANNED, S_EVALS = range(4)
 
@@ -50,6 +52,7 @@ SearchContext = namedtuple(
         "cls_n",  # (D + 1,) int64 how many of them
         "cls_lb",  # (D + 1, P) int64 bound (or exact total) per class
         "cls_pend",  # (D + 1, P) int32 classes still to search
+        "floors",  # (P,) int64 lower bound per root class of the opener params[P_FLOORED]
         "cnt",  # (P,) int32 histogram scratch, all zero between uses
         "keys",  # (D + 1, G) int64 ordering keys of the guesses tried at each depth
         "lbs",  # (D + 1, G) int64 lower bound per guess row at each depth
@@ -81,7 +84,8 @@ def build_context(
     length = encoded.shape[1]
     n_patterns = 3**length
     depths = max_guesses + 1
-    params = np.zeros(9, dtype=np.int64)
+    params = np.zeros(10, dtype=np.int64)
+    params[P_FLOORED] = -1
     params[[P_MAXG, P_TOPK, P_HARD]] = max_guesses, top_k or 0, int(hard)
     params[P_EXACT] = exact_upto
     params[[P_ALLGREEN, P_NPAT]] = n_patterns - 1, n_patterns
@@ -107,6 +111,7 @@ def build_context(
         cls_n=np.zeros(depths, dtype=np.int64),
         cls_lb=np.zeros(per_class, dtype=np.int64),
         cls_pend=np.zeros(per_class, dtype=np.int32),
+        floors=np.zeros(n_patterns, dtype=np.int64),
         cnt=np.zeros(n_patterns, dtype=np.int32),
         keys=np.zeros(per_guess, dtype=np.int64),
         lbs=np.zeros(per_guess, dtype=np.int64),

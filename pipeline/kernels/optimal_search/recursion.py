@@ -22,6 +22,15 @@ bound, shortcuts and three-pass evaluation of a guess, written afresh for numba:
   searches of the remaining classes, smallest first;
 - solved nodes and proven lower bounds go to an exact memo (memo), and a cut-off
   also bounds unions of classes that sibling guesses produce (infer).
+Under a cutoff the opener's own node (solve.solve_one) starts its classes from their
+second-level bounds (ctx.floors, bounds.opener_floor), far above pass 1's: the cutoff then
+reaches each class's search as a tight beta, so a refuted opener costs only enough of the
+gap between its classes' values and floors to pass it. There the classes are searched
+in widening windows: each first only up to its floor + 1, then + 2, 4, ... (the memo
+keeps what a narrower pass proved), so a class whose gap is large but costly to prove
+exactly is not searched to its value while cheaper classes can pass the cutoff. In
+normal mode largest first (its gap sits mostly in the largest classes), in hard mode
+smallest first (the gap is spread over many classes, and large ones cost far more).
 Not in Selby's program: a scan abandons a guess once its answers collide so often that
 its lb reaches beta; a node scans one guess per group that splits it alike (letters absent
 from H are interchangeable); the hard-mode memo keys on the constraint state (greens and
@@ -51,6 +60,7 @@ from pipeline.kernels.optimal_search.context import (
     INF,
     P_ALLGREEN,
     P_EXACT,
+    P_FLOORED,
     P_HARD,
     P_MAXG,
     P_MAXPAT,
@@ -128,6 +138,26 @@ def static_bounds(ctx, depth):
         bound[p] = b
         total = min(total + b, INF)
     return total, n_pending
+
+
+@njit(cache=True, nogil=True)
+def raise_to_floors(ctx, depth) -> int:
+    """Raise the class bounds of the partition at `depth` to ctx.floors; their total."""
+    bound = ctx.cls_lb[depth]
+    total = 0
+    for i in range(ctx.cls_n[depth]):
+        p = ctx.cls_list[depth, i]
+        bound[p] = max(bound[p], ctx.floors[p])
+        total = min(total + bound[p], INF)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def largest_first(classes, count, sizes) -> None:
+    """Order classes[:count] by size, largest first (ties: higher pattern id first)."""
+    sort_by_size(classes, count, sizes)
+    for i in range(count // 2):
+        classes[i], classes[count - 1 - i] = classes[count - 1 - i], classes[i]
 
 
 @njit(cache=True, nogil=True)
@@ -213,6 +243,9 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
         ctx.stats[S_EVALS] += 1
         partition_at(ctx, depth, answers, guess)
         total, n_pending = static_bounds(ctx, depth)
+        floored = depth == 0 and guess == ctx.params[P_FLOORED]
+        if floored:
+            total = raise_to_floors(ctx, depth)
         if total >= beta:
             return total
         sizes, starts = ctx.cls_size[depth], ctx.cls_start[depth]
@@ -235,8 +268,32 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
             total = min(total + bound[p], INF)
             if total >= beta:
                 return total
-        if switched_on(ctx, F_SMALLEST_FIRST):
+        if floored and ctx.params[P_HARD] == 0:
+            largest_first(pending, still, sizes)
+        elif switched_on(ctx, F_SMALLEST_FIRST):
             sort_by_size(pending, still, sizes)
+        window = np.int64(1)
+        while floored and still > 0:  # at a cut-off root: widening windows (see above)
+            kept = np.int64(0)
+            for i in range(still):
+                p = pending[i]
+                c = sizes[p]
+                enter_class(ctx, depth, guess, p)
+                total -= bound[p]
+                child = part[starts[p] : starts[p] + c]
+                top = min(beta - total - c, bound[p] - c + window)
+                o = search(ctx, depth + 1, child, top, np.int64(0), np.int64(-1))
+                if o < top:  # exact
+                    bound[p] = c + o
+                else:
+                    bound[p] = max(bound[p], min(c + o, INF))
+                    pending[kept] = p
+                    kept += 1
+                total = min(total + bound[p], INF)
+                if total >= beta:
+                    return total
+            still = kept
+            window *= 2
         for i in range(still):  # pass 3: full searches, smallest classes first
             p = pending[i]
             c = sizes[p]

@@ -28,23 +28,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.wordle import (
-    ALPHABET_SIZE,
-    MAX_GUESSES,
-    MAX_WORD_LENGTH,
-    encode_words,
-    pattern_dtype,
-)
+from pipeline.core.wordle import ALPHABET_SIZE, MAX_GUESSES, encode_words
 from pipeline.kernels.feedback import feedback_matrix
 from pipeline.kernels.optimal_search import context, recursion
+from pipeline.kernels.optimal_search.bounds import opener_floor
 from pipeline.kernels.optimal_search.context import build_context
 from pipeline.kernels.optimal_search.hard_state import child_state, filter_allowed
-from pipeline.kernels.optimal_search.memo import MAX_REM, clear_memo
+from pipeline.kernels.optimal_search.inputs import check_inputs
+from pipeline.kernels.optimal_search.memo import clear_memo
 from pipeline.kernels.optimal_search.selby import class_bound
 from pipeline.kernels.optimal_search.tuning import flags_without
 
-# Longest words the search takes: every length the word index accepts.
-MAX_SEARCH_LENGTH = MAX_WORD_LENGTH
 TREE_FIELDS = ("node_id", "parent_id", "pattern", "guess", "n_answers", "depth")
 WordLists = namedtuple("WordLists", ["words", "encoded", "matrix", "answer_rows"])
 
@@ -94,45 +88,6 @@ class OptimalResult:
     def mean(self) -> float | None:
         """Average guesses per answer."""
         return None if self.total is None else self.total / int(sum(self.counts))
-
-
-def check_inputs(matrix, answer_rows, encoded, max_guesses, top_k, cutoff):
-    """Validate the public arguments; return them as the arrays the kernels expect."""
-    matrix = np.asarray(matrix)
-    encoded = np.asarray(encoded)
-    answer_rows = np.asarray(answer_rows)
-    if matrix.ndim != 2:
-        raise ValueError(f"matrix must be a 2-D (guesses, answers) array, not {matrix.ndim}-D")
-    n_guesses, n_answers = matrix.shape
-    if n_answers == 0 or n_guesses >= 1 << context.ID_BITS:
-        raise ValueError(f"matrix shape {matrix.shape} is empty or has too many guesses")
-    length = encoded.shape[1] if encoded.ndim == 2 else 0
-    if encoded.ndim != 2 or encoded.shape[0] != n_guesses or not 1 <= length <= MAX_SEARCH_LENGTH:
-        shape = f"({n_guesses}, L <= {MAX_SEARCH_LENGTH})"
-        raise ValueError(f"encoded must be {shape} letter codes, not {encoded.shape}")
-    if matrix.dtype != pattern_dtype(length):
-        expected = f"{pattern_dtype(length)} pattern ids for {length} letters"
-        raise ValueError(f"matrix must hold {expected}, not {matrix.dtype}")
-    if answer_rows.shape != (n_answers,) or not np.issubdtype(answer_rows.dtype, np.integer):
-        raise ValueError(f"answer_rows must be {n_answers} integer word rows")
-    if answer_rows.min() < 0 or answer_rows.max() >= n_guesses:
-        raise ValueError("answer_rows must be word rows of the matrix")
-    if len(np.unique(answer_rows)) != n_answers:
-        raise ValueError("answer_rows must not repeat a word")
-    all_green = 3 ** encoded.shape[1] - 1
-    if not np.all(matrix[answer_rows, np.arange(n_answers)] == all_green):
-        raise ValueError("matrix does not match answer_rows: an answer must be all green on itself")
-    if not 1 <= int(max_guesses) < MAX_REM:
-        raise ValueError(f"max_guesses must be in 1..{MAX_REM - 1}, got {max_guesses}")
-    if top_k is not None and int(top_k) < 1:
-        raise ValueError(f"top_k must be None or a positive integer, got {top_k}")
-    if cutoff is not None and not 1 <= int(cutoff) < context.INF:
-        raise ValueError(f"cutoff must be None or a positive total, got {cutoff}")
-    return (
-        np.ascontiguousarray(matrix),
-        answer_rows.astype(np.int32),
-        np.ascontiguousarray(encoded, dtype=np.uint8),
-    )
 
 
 def solve_opener(
@@ -204,8 +159,16 @@ def solve_one(ctx, matrix, encoded, opener, beta, started) -> OptimalResult:
     """Search one opener below beta with a built context; the tree if one is found."""
     ctx.stats[:] = 0
     n_answers = matrix.shape[1]
+    floored = beta < context.INF and not ctx.params[context.P_TOPK]
+    if floored:  # the root's classes start from their second-level bounds (recursion)
+        opener_floor(ctx, opener, beta)
+        ctx.floors[:] = ctx.cls_lb[0]
+        ctx.params[context.P_FLOORED] = opener
     ctx.part[-1, :n_answers] = np.arange(n_answers, dtype=np.int32)
-    value = int(recursion.search_entry(ctx, 0, n_answers, beta, opener))
+    try:
+        value = int(recursion.search_entry(ctx, 0, n_answers, beta, opener))
+    finally:
+        ctx.params[context.P_FLOORED] = -1
     static = root_bound(matrix, opener, 3 ** encoded.shape[1] - 1)
     max_guesses = int(ctx.params[context.P_MAXG])
     top_k = int(ctx.params[context.P_TOPK]) or None

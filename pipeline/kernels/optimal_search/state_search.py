@@ -25,9 +25,9 @@ from pipeline.core.wordle import MAX_GUESSES
 from pipeline.kernels.optimal_search import context, recursion
 from pipeline.kernels.optimal_search.context import INF, build_context
 from pipeline.kernels.optimal_search.hard_state import child_state, filter_allowed
+from pipeline.kernels.optimal_search.inputs import check_inputs
 from pipeline.kernels.optimal_search.partition import distinct_guesses
 from pipeline.kernels.optimal_search.scan import order_keys
-from pipeline.kernels.optimal_search.solve import check_inputs
 from pipeline.kernels.optimal_search.tuning import flags_without
 
 

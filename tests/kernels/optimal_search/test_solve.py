@@ -396,6 +396,32 @@ def test_cutoff_stops_at_the_bound(hard):
         assert proven.total - 10 <= far.lower_bound <= proven.total
 
 
+@pytest.mark.parametrize("case", ["random", "two-families", "three-families"])
+@pytest.mark.parametrize("hard", [False, True], ids=["normal", "hard"])
+def test_cutoff_searches_equal_brute_force(case, hard):
+    """Under a cutoff the root's buckets start from their second-level bounds and are
+    searched in a mode's own order (recursion): below the cutoff the total and tree are
+    the full search's, at or above it the bound lies between the cutoff and the optimum
+    (or no tree fits, proven)."""
+    reference = brute(case, hard)
+    for max_guesses in (4, 5, 6):
+        for opener in openers(case):
+            expected = reference.opener(opener, max_guesses)
+            full = solve(case, opener, hard, max_guesses)
+            near = (10, 60) if expected == INF else (expected + 1, expected, expected - 3)
+            for cutoff in (c for c in near if c >= 1):
+                result = solve(case, opener, hard, max_guesses, cutoff=cutoff)
+                if expected < cutoff:
+                    assert result.total == expected and result.proven
+                    for name in TREE_FIELDS:
+                        assert np.array_equal(getattr(result, name), getattr(full, name))
+                elif result.lower_bound is None:
+                    assert expected == INF and result.proven and result.total is None
+                else:
+                    assert result.total is None and not result.proven
+                    assert cutoff <= result.lower_bound <= expected
+
+
 @pytest.mark.parametrize("hard", [False, True], ids=["normal", "hard"])
 def test_a_batch_shares_its_memo_and_gives_the_same_trees(hard):
     w = lists("three-families")
