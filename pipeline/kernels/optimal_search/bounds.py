@@ -145,16 +145,14 @@ def opener_floor(ctx, opener, cap) -> tuple[int, int]:
 
 
 @njit(cache=True, nogil=True)
-def _deep_floor(ctx, answers, known, beta, most) -> int:
-    """A third-level lower bound of a bucket's value, whose second-level floor is `known`:
-    the least over its second guesses of the guess's own split floor (`_split_floor` one
-    level down), each at least its guess bound, refined. Only the `most` guesses of lowest
-    such bound are split; the bound of the first one left out (or beta) caps the result."""
+def _lowest_guesses(ctx, answers, beta, most):
+    """(count, cap): ctx.lbs[1][:count] holds, sorted, keys (refined guess bound << ID_BITS
+    | row) of at most `most` guesses of the bucket whose refined bound is below cap; every
+    other guess has a refined bound of at least cap (<= beta). Guesses are refined in the
+    order of their plain guess bound, and only while one could still be among the lowest."""
     n = answers.shape[0]
-    if known >= beta or known <= 2 * n or ctx.params[P_MAXG] - 1 <= 2:
-        return known  # settled (a shortcut or two guesses left: exact), or enough
     allowed = node_allowed(ctx, 1, answers)
-    keys = ctx.keys[1]
+    plain, kept = ctx.keys[1], ctx.lbs[1]
     count = 0
     for i in range(allowed.shape[0]):
         if i % REPLY_BLOCK == 0:
@@ -162,18 +160,40 @@ def _deep_floor(ctx, answers, known, beta, most) -> int:
         at = (i % REPLY_BLOCK) * n
         k, _, hit = class_stats(ctx.replies[at : at + n], ctx.cnt, ctx.params[P_ALLGREEN],
                                 beta - 2 * n)  # fmt: skip
-        if k < 0 or guess_bound(n, k, hit) >= beta:
-            continue
-        bound = guess_bound(n, k, hit)
-        bound += _unsplit_classes(ctx, 1, answers, allowed[i], beta - bound)
-        if bound < beta:
-            keys[count] = (bound << ID_BITS) | allowed[i]
+        if k >= 0 and guess_bound(n, k, hit) < beta:
+            plain[count] = (guess_bound(n, k, hit) << ID_BITS) | allowed[i]
             count += 1
-    keys[:count].sort()
-    best = beta
-    if count > most:  # every guess left out has a guess bound of at least this
-        best = keys[most] >> ID_BITS
-        count = most
+    plain[:count].sort()
+    cap = beta
+    n_kept = 0
+    for i in range(count):
+        bound = plain[i] >> ID_BITS
+        if bound >= cap:
+            break
+        guess = plain[i] & ID_MASK
+        bound += _unsplit_classes(ctx, 1, answers, guess, cap - bound)
+        if bound < cap:
+            kept[n_kept] = (bound << ID_BITS) | guess
+            n_kept += 1
+        if n_kept > most:  # keep the lowest `most`; the next one's bound caps the rest
+            kept[:n_kept].sort()
+            n_kept = most
+            cap = kept[most] >> ID_BITS
+    kept[:n_kept].sort()
+    return n_kept, cap
+
+
+@njit(cache=True, nogil=True)
+def _deep_floor(ctx, answers, known, beta, most) -> int:
+    """A third-level lower bound of a bucket's value, whose second-level floor is `known`:
+    the least over its second guesses of the guess's own split floor (`_split_floor` one
+    level down), each at least its guess bound, refined. Only the `most` guesses of lowest
+    such bound are split (_lowest_guesses); the others' bounds cap the result."""
+    n = answers.shape[0]
+    if known >= beta or known <= 2 * n or ctx.params[P_MAXG] - 1 <= 2:
+        return known  # settled (a shortcut or two guesses left: exact), or enough
+    count, best = _lowest_guesses(ctx, answers, beta, most)
+    keys = ctx.lbs[1]
     for i in range(count):
         if keys[i] >> ID_BITS >= best:
             break

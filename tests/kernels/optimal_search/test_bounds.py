@@ -177,21 +177,23 @@ def test_certify_top_marks_ties_and_refuses_an_unbounded_row():
 @pytest.mark.parametrize("case", sorted(CASES))
 @pytest.mark.parametrize("hard", MODES, ids=["normal", "hard"])
 @pytest.mark.parametrize("max_guesses", [3, 4, 6])
-def test_deeper_bounds_never_exceed_the_optimum(case, hard, max_guesses):
+@pytest.mark.parametrize("deeper", [1, 8])
+def test_deeper_bounds_never_exceed_the_optimum(case, hard, max_guesses, deeper):
     """The third level (deeper) raises bounds below the cap, never above the optimum; the
-    same value whether an opener is bounded alone or within its batch."""
+    same value whether an opener is bounded alone or within its batch. deeper = 1 leaves
+    most second guesses unsplit (their bounds cap a bucket's), 8 splits most of them."""
     w = lists(case)
     openers = np.arange(len(w.words))
     options = {"hard": hard, "max_guesses": max_guesses}
     _, exact = opener_bounds(w.matrix, w.answer_rows, w.encoded, openers, **options)
     totals = np.array([min(t, INF) for t in brute_totals(case, hard, max_guesses)])
     cap = int(totals[totals < INF].max(initial=1)) + 1  # refined wherever it can be
-    _, deep = opener_bounds(w.matrix, w.answer_rows, w.encoded, openers, cap=cap, deeper=4,
-                            **options)  # fmt: skip
+    _, deep = opener_bounds(w.matrix, w.answer_rows, w.encoded, openers, cap=cap,
+                            deeper=deeper, **options)  # fmt: skip
     assert np.all(deep <= totals) and np.all(deep >= np.minimum(exact, cap))
     for opener in openers[:: max(1, len(openers) // 5)]:
         _, alone = opener_bounds(w.matrix, w.answer_rows, w.encoded, openers[[opener]],
-                                 cap=cap, deeper=4, **options)  # fmt: skip
+                                 cap=cap, deeper=deeper, **options)  # fmt: skip
         assert alone[0] == deep[opener]
 
 
