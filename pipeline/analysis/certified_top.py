@@ -3,8 +3,8 @@
 The stop rule: once K openers are proven, T (the K-th best proven total) is an upper bound
 on the K-th best total of all; an opener whose proven lower bound exceeds T cannot be in
 the top K, so it needs no search. The optimal stage applies it in three steps: the best K
-of the two-step ranking are proven (T0); every allowed word is bounded (exact below
-T0 + 1); the K lowest-bounded openers not yet proven are proven (T1 <= T0); and every
+of the two-step ranking are proven (T0); every allowed word is bounded (a third level
+below T0 + 1); the K lowest-bounded openers not yet proven are proven (T1 <= T0); and every
 opener still unproven whose bound is at most T1 is searched with the cutoff T1 + 1, which
 proves its total when that is at most T1 and else a lower bound above it. Ties at T are
 in the list; each value depends only on the inputs, never on how the work was split.

@@ -51,9 +51,10 @@ OPENERS_SCHEMA = pa.schema(
         described(
             "second_level_bound",
             pa.int64(),
-            "lower bound from the best second guess of each bucket (exact below the stop "
-            "value of the certified top list, else only a bound at or above it); null "
-            "where not computed or where it proves that no tree wins",
+            "lower bound from the best second guess of each bucket, below the stop value "
+            "of the certified top list raised by third guesses in the largest buckets (at "
+            "or above that value: only a bound at or above it); null where not computed "
+            "or where it proves that no tree wins",
             nullable=True,
         ),
         described(

@@ -18,6 +18,8 @@ from pipeline.artifacts import words as words_artifact
 from pipeline.core.progress import Progress
 from pipeline.kernels.optimal_search import INF, opener_bounds
 
+DEEPER = 64  # second guesses split per bucket by the third level (measured: see CHANGELOG)
+
 log = logging.getLogger(__name__)
 
 
@@ -33,8 +35,9 @@ def bound_openers(
     top: int | str,
     max_guesses: int,
 ) -> None:
-    """Words k with k mod parts == part: both bounds, the second exact below the cap (one
-    more than T of the openers proven so far, the two-step ranking's best)."""
+    """Words k with k mod parts == part: both bounds, the second raised a level where it
+    is below the cap (one more than T of the openers proven so far, the two-step
+    ranking's best)."""
     index = words_artifact.read_word_index(words)
     matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
     limit = stop_total(
@@ -48,6 +51,7 @@ def bound_openers(
         first, second = opener_bounds(
             matrix.full(), index.answer_rows, index.encoded, openers,
             hard=mode == "hard", max_guesses=max_guesses, cap=cap, on_done=progress.advance,
+            deeper=DEEPER,
         )  # fmt: skip
     log.info("%s mode, part %d/%d: %d openers bounded below the cap %s in %.1f CPU s",
              mode, part, parts, len(openers), cap, time.process_time() - started)  # fmt: skip

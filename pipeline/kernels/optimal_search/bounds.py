@@ -15,6 +15,11 @@ Buckets are bounded smallest first and an opener stops as soon as its bound reac
 cap (the value below which openers must be proven), so most cost a few milliseconds; a
 guess is dropped as soon as its answers collide so often that it cannot beat the best so
 far. INF: some bucket cannot be finished in the guesses left, so no tree fits.
+- third level (deepen, for the openers still below the cap): largest bucket first, the
+  least over its second guesses of the guess's own second-level bound, one level down;
+  only the guesses whose refined guess bound is lowest are split (that of the first one
+  left out caps the result), so the cost stays bounded. Whether an opener is deepened
+  depends on its own bound alone, never on the other openers of its job.
 """
 
 from __future__ import annotations
@@ -25,7 +30,15 @@ import numpy as np
 
 from pipeline.core.wordle import MAX_GUESSES
 from pipeline.kernels.jit import njit
-from pipeline.kernels.optimal_search.context import INF, P_ALLGREEN, P_MAXG, P_ROOT, build_context
+from pipeline.kernels.optimal_search.context import (
+    ID_BITS,
+    ID_MASK,
+    INF,
+    P_ALLGREEN,
+    P_MAXG,
+    P_ROOT,
+    build_context,
+)
 from pipeline.kernels.optimal_search.inputs import check_inputs
 from pipeline.kernels.optimal_search.partition import (
     candidate_split,
@@ -40,18 +53,18 @@ from pipeline.kernels.optimal_search.tuning import ALL_ON, REPLY_BLOCK
 
 
 @njit(cache=True, nogil=True)
-def _unsplit_classes(ctx, answers, guess, enough) -> int:
+def _unsplit_classes(ctx, depth, answers, guess, enough) -> int:
     """How many classes of `guess` with 3 or more answers no candidate of theirs splits
     into singletons (each costs one more than the guess bound says), up to `enough`."""
-    partition_at(ctx, 1, answers, guess)
+    partition_at(ctx, depth, answers, guess)
     extra = 0
-    for i in range(ctx.cls_n[1]):
-        p = ctx.cls_list[1, i]
-        c = ctx.cls_size[1, p]
+    for i in range(ctx.cls_n[depth]):
+        p = ctx.cls_list[depth, i]
+        c = ctx.cls_size[depth, p]
         if c < 3:
             continue
-        start = ctx.cls_start[1, p]
-        members = ctx.part[1, start : start + c]
+        start = ctx.cls_start[depth, p]
+        members = ctx.part[depth, start : start + c]
         value, _ = candidate_split(ctx.m, ctx.answer_rows, members, ctx.cnt, 2)
         if value < 0:
             extra += 1
@@ -61,18 +74,18 @@ def _unsplit_classes(ctx, answers, guess, enough) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _bucket_floor(ctx, answers, beta) -> int:
-    """A lower bound of the bucket's value (depth 1): the least guess bound, refined, of
-    any second guess; exact below beta, else some bound >= beta."""
+def _bucket_floor(ctx, depth, answers, beta) -> int:
+    """A lower bound of the value of a node at `depth` (1: a bucket of the opener): the
+    least guess bound, refined, of any guess; exact below beta, else some bound >= beta."""
     n = answers.shape[0]
-    rem = ctx.params[P_MAXG] - 1
+    rem = ctx.params[P_MAXG] - depth
     value = trivial_value(n, rem, INF, False)
     if value >= 0:
         return value
     value, _ = candidate_split(ctx.m, ctx.answer_rows, answers, ctx.cnt, rem)
     if value >= 0:
         return value  # 2n - 1 or 2n: exact, no guess bound is lower
-    allowed = node_allowed(ctx, 1, answers)
+    allowed = node_allowed(ctx, depth, answers)
     all_green = ctx.params[P_ALLGREEN]
     best = max(beta, 2 * n)
     # with two guesses left only a split into singletons wins (no candidate makes one)
@@ -87,7 +100,7 @@ def _bucket_floor(ctx, answers, beta) -> int:
             continue
         bound = guess_bound(n, k, hit)
         if bound < best:
-            bound += _unsplit_classes(ctx, answers, allowed[i], best - bound)
+            bound += _unsplit_classes(ctx, depth, answers, allowed[i], best - bound)
         best = min(best, bound)
         if best <= 2 * n:  # a split into singletons: no candidate does better (checked)
             break
@@ -95,18 +108,15 @@ def _bucket_floor(ctx, answers, beta) -> int:
 
 
 @njit(cache=True, nogil=True)
-def opener_floor(ctx, opener, cap) -> tuple[int, int]:
-    """(partition bound, second-level bound) of one opener row; the second is exact below
-    `cap`, else some bound >= cap (buckets are bounded smallest first, and it stops as
-    soon as their sum reaches cap). INF: no tree fits in the guesses allowed."""
-    n_answers = ctx.m.shape[1]
-    ctx.params[P_ROOT] = 0
-    answers = ctx.part[ctx.part.shape[0] - 1, :n_answers]
-    answers[:] = np.arange(n_answers)
-    partition_at(ctx, 0, answers, opener)
-    sizes, starts, part = ctx.cls_size[0], ctx.cls_start[0], ctx.part[0]
-    bound, pending = ctx.cls_lb[0], ctx.cls_pend[0]
-    first, n_pending = static_bounds(ctx, 0)
+def _split_floor(ctx, depth, answers, guess, cap) -> tuple[int, int]:
+    """(partition bound, second-level bound) of playing `guess` at a node at `depth`; the
+    second is exact below `cap`, else some bound >= cap (classes are bounded smallest
+    first, and it stops as soon as their sum reaches cap). Leaves the classes and their
+    bounds in the context's arrays of `depth` (deepen reads the opener's)."""
+    partition_at(ctx, depth, answers, guess)
+    sizes, starts, part = ctx.cls_size[depth], ctx.cls_start[depth], ctx.part[depth]
+    bound, pending = ctx.cls_lb[depth], ctx.cls_pend[depth]
+    first, n_pending = static_bounds(ctx, depth)
     sort_by_size(pending, n_pending, sizes)
     total = first
     for i in range(n_pending):
@@ -115,11 +125,106 @@ def opener_floor(ctx, opener, cap) -> tuple[int, int]:
         p = pending[i]
         c = sizes[p]
         total -= bound[p]
-        enter_class(ctx, 0, opener, p)
-        floor = _bucket_floor(ctx, part[starts[p] : starts[p] + c], cap - total - c)
+        enter_class(ctx, depth, guess, p)
+        child = part[starts[p] : starts[p] + c]
+        floor = _bucket_floor(ctx, depth + 1, child, cap - total - c)
         bound[p] = max(bound[p], min(c + floor, INF))
         total = min(total + bound[p], INF)
     return first, total
+
+
+@njit(cache=True, nogil=True)
+def opener_floor(ctx, opener, cap) -> tuple[int, int]:
+    """(partition bound, second-level bound) of one opener row; the second is exact below
+    `cap`, else some bound >= cap. INF: no tree fits in the guesses allowed."""
+    n_answers = ctx.m.shape[1]
+    ctx.params[P_ROOT] = 0
+    answers = ctx.part[ctx.part.shape[0] - 1, :n_answers]
+    answers[:] = np.arange(n_answers)
+    return _split_floor(ctx, 0, answers, opener, cap)
+
+
+@njit(cache=True, nogil=True)
+def _lowest_guesses(ctx, answers, beta, most):
+    """(count, cap): ctx.lbs[1][:count] holds, sorted, keys (refined guess bound << ID_BITS
+    | row) of at most `most` guesses of the bucket whose refined bound is below cap; every
+    other guess has a refined bound of at least cap (<= beta). Guesses are refined in the
+    order of their plain guess bound, and only while one could still be among the lowest."""
+    n = answers.shape[0]
+    allowed = node_allowed(ctx, 1, answers)
+    plain, kept = ctx.keys[1], ctx.lbs[1]
+    count = 0
+    for i in range(allowed.shape[0]):
+        if i % REPLY_BLOCK == 0:
+            gather_replies(ctx.mt, answers, allowed[i : i + REPLY_BLOCK], ctx.replies)
+        at = (i % REPLY_BLOCK) * n
+        k, _, hit = class_stats(ctx.replies[at : at + n], ctx.cnt, ctx.params[P_ALLGREEN],
+                                beta - 2 * n)  # fmt: skip
+        if k >= 0 and guess_bound(n, k, hit) < beta:
+            plain[count] = (guess_bound(n, k, hit) << ID_BITS) | allowed[i]
+            count += 1
+    plain[:count].sort()
+    cap = beta
+    n_kept = 0
+    for i in range(count):
+        bound = plain[i] >> ID_BITS
+        if bound >= cap:
+            break
+        guess = plain[i] & ID_MASK
+        bound += _unsplit_classes(ctx, 1, answers, guess, cap - bound)
+        if bound < cap:
+            kept[n_kept] = (bound << ID_BITS) | guess
+            n_kept += 1
+        if n_kept > most:  # keep the lowest `most`; the next one's bound caps the rest
+            kept[:n_kept].sort()
+            n_kept = most
+            cap = kept[most] >> ID_BITS
+    kept[:n_kept].sort()
+    return n_kept, cap
+
+
+@njit(cache=True, nogil=True)
+def _deep_floor(ctx, answers, known, beta, most) -> int:
+    """A third-level lower bound of a bucket's value, whose second-level floor is `known`:
+    the least over its second guesses of the guess's own split floor (`_split_floor` one
+    level down), each at least its guess bound, refined. Only the `most` guesses of lowest
+    such bound are split (_lowest_guesses); the others' bounds cap the result."""
+    n = answers.shape[0]
+    if known >= beta or known <= 2 * n or ctx.params[P_MAXG] - 1 <= 2:
+        return known  # settled (a shortcut or two guesses left: exact), or enough
+    count, best = _lowest_guesses(ctx, answers, beta, most)
+    keys = ctx.lbs[1]
+    for i in range(count):
+        if keys[i] >> ID_BITS >= best:
+            break
+        _, deeper = _split_floor(ctx, 1, answers, keys[i] & ID_MASK, best)
+        best = min(best, max(deeper, keys[i] >> ID_BITS))
+    return max(best, known)
+
+
+@njit(cache=True, nogil=True)
+def deepen(ctx, opener, cap, total, most) -> int:
+    """Raise the second-level bound `total` (< cap) of the opener opener_floor has just
+    bounded with `cap` one level, bucket by bucket from the largest, until it reaches cap:
+    a bucket's floor becomes its `_deep_floor` (at most `most` second guesses split).
+    Exact below cap no more: a lower bound, at least the second-level one."""
+    sizes, starts, part = ctx.cls_size[0], ctx.cls_start[0], ctx.part[0]
+    bound, pending = ctx.cls_lb[0], ctx.cls_pend[0]
+    n_pending = 0  # the classes of 3 or more answers, sorted by size in pending
+    for i in range(ctx.cls_n[0]):
+        n_pending += sizes[ctx.cls_list[0, i]] >= 3
+    for i in range(n_pending - 1, -1, -1):
+        if total >= cap:
+            break
+        p = pending[i]
+        c = sizes[p]
+        total -= bound[p]
+        enter_class(ctx, 0, opener, p)
+        child = part[starts[p] : starts[p] + c]
+        floor = _deep_floor(ctx, child, bound[p] - c, cap - total - c, most)
+        bound[p] = max(bound[p], min(c + floor, INF))
+        total = min(total + bound[p], INF)
+    return total
 
 
 def opener_bounds(
@@ -132,11 +237,14 @@ def opener_bounds(
     max_guesses: int = MAX_GUESSES,
     cap: int | None = None,
     on_done: Callable[[int], None] | None = None,
+    deeper: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(partition, second-level) lower bounds of the total of each opener row, INF where
     no tree can win every answer within max_guesses; the second is exact below cap (None:
     everywhere), else some bound >= cap. Inputs as for solve.solve_opener. on_done(1) is
-    called after each opener (a job's progress; the kernel itself reports nothing)."""
+    called after each opener (a job's progress; the kernel itself reports nothing).
+    deeper > 0 (with a cap): a second bound below cap is raised a level, splitting at most
+    `deeper` second guesses per bucket (see deepen), so that fewer need a search."""
     checked = check_inputs(matrix, answer_rows, encoded, max_guesses, None, cap)
     matrix, answer_rows, encoded = checked
     ctx = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), None, ALL_ON)
@@ -149,6 +257,8 @@ def opener_bounds(
     second = np.zeros(len(openers), dtype=np.int64)
     for i, opener in enumerate(openers):
         partition[i], second[i] = opener_floor(ctx, opener, limit)
+        if deeper > 0 and second[i] < limit < INF:
+            second[i] = deepen(ctx, opener, limit, second[i], deeper)
         if on_done is not None:
             on_done(1)
     return partition, second

@@ -172,3 +172,39 @@ def test_certify_top_marks_ties_and_refuses_an_unbounded_row():
     loose = rows[:-1] + [_row("f", None, proven=False, lower=12)]
     with pytest.raises(ValueError, match="f is neither proven nor bounded above 12"):
         certify_top(pa.Table.from_pylist(loose, schema=schema), 2)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("hard", MODES, ids=["normal", "hard"])
+@pytest.mark.parametrize("max_guesses", [3, 4, 6])
+@pytest.mark.parametrize("deeper", [1, 8])
+def test_deeper_bounds_never_exceed_the_optimum(case, hard, max_guesses, deeper):
+    """The third level (deeper) raises bounds below the cap, never above the optimum; the
+    same value whether an opener is bounded alone or within its batch. deeper = 1 leaves
+    most second guesses unsplit (their bounds cap a bucket's), 8 splits most of them."""
+    w = lists(case)
+    openers = np.arange(len(w.words))
+    options = {"hard": hard, "max_guesses": max_guesses}
+    _, exact = opener_bounds(w.matrix, w.answer_rows, w.encoded, openers, **options)
+    totals = np.array([min(t, INF) for t in brute_totals(case, hard, max_guesses)])
+    cap = int(totals[totals < INF].max(initial=1)) + 1  # refined wherever it can be
+    _, deep = opener_bounds(w.matrix, w.answer_rows, w.encoded, openers, cap=cap,
+                            deeper=deeper, **options)  # fmt: skip
+    assert np.all(deep <= totals) and np.all(deep >= np.minimum(exact, cap))
+    for opener in openers[:: max(1, len(openers) // 5)]:
+        _, alone = opener_bounds(w.matrix, w.answer_rows, w.encoded, openers[[opener]],
+                                 cap=cap, deeper=deeper, **options)  # fmt: skip
+        assert alone[0] == deep[opener]
+
+
+def test_deeper_bounds_are_tighter_somewhere():
+    rows = []
+    for case in CASES:
+        w = lists(case)
+        for hard in MODES:
+            openers = np.arange(len(w.words))
+            _, exact = opener_bounds(w.matrix, w.answer_rows, w.encoded, openers, hard=hard)
+            _, deep = opener_bounds(w.matrix, w.answer_rows, w.encoded, openers, hard=hard,
+                                    cap=INF - 1, deeper=8)  # fmt: skip
+            rows += zip(exact, deep, brute_totals(case, hard, 6), strict=True)
+    assert any(e < d <= t for e, d, t in rows)
