@@ -21,6 +21,8 @@ from benchmarks.bound_quality import bench_bound_quality
 from benchmarks.kernels import report
 from pipeline.artifacts import catalog
 
+# Issue 49's budgets at --cores 2: the whole stage of an edition, both modes, in seconds.
+STAGE_WALL_TARGET = {"nyt2022": 180, "nyt2023": 720}
 STAGE_RULES = ("solve_optimal", "bound_openers", "merge_bounds", "screen_openers", "merge_optimal")
 
 
@@ -49,10 +51,12 @@ def job_spans(workdir: Path, rule: str, edition: str) -> dict[str, tuple[float, 
 
 def bench_certify(workdir: Path, edition: str, mirror: Path, cores: int = 2) -> None:
     """Time the optimal stage of `edition` (its ranking already built in workdir; what
-    the stage built before, its parts and its two artifacts, is removed first), then
-    print its bound quality (benchmarks.bound_quality)."""
+    the stage built before, its parts, its two artifacts and its jobs' benchmark records,
+    is removed first), then print its bound quality (benchmarks.bound_quality)."""
     target = catalog.OPTIMAL_OPENERS.format(edition=edition)
     shutil.rmtree(workdir / "data" / "work" / edition / "optimal", ignore_errors=True)
+    for rule in STAGE_RULES:  # a job of an earlier plan must not count as one of this run
+        shutil.rmtree(workdir / "logs" / "benchmarks" / rule / edition, ignore_errors=True)
     for path in (catalog.OPTIMAL_OPENERS, catalog.OPTIMAL_TREES):
         for suffix in ("", ".seal.json"):
             (workdir / (path.format(edition=edition) + suffix)).unlink(missing_ok=True)
@@ -61,7 +65,9 @@ def bench_certify(workdir: Path, edition: str, mirror: Path, cores: int = 2) -> 
     wall = time.perf_counter() - began
     table = pl.read_parquet(workdir / target)
     print(f"certified top list: the optimal stage of {edition} (--cores {cores})")
-    report(f"wall of the whole stage, both modes, --cores {cores}", wall, "s", "(target <= 240)")
+    budget = STAGE_WALL_TARGET.get(edition)
+    report(f"wall of the whole stage, both modes, --cores {cores}", wall, "s",
+           f"(target <= {budget})" if budget else "")  # fmt: skip
     cpu = {rule: job_seconds(workdir, rule, edition) for rule in STAGE_RULES}
     spans = {rule: job_spans(workdir, rule, edition) for rule in STAGE_RULES}
     for mode in ("normal", "hard"):
