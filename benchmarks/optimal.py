@@ -158,8 +158,8 @@ def main() -> None:
         return
     print(f"# {args.data}: {os.cpu_count()} CPUs; one search per child process, one thread")
     print(HEADER)
+    words = sorted(set().union(*read_lists(args.data)))
     if args.sample:
-        words = sorted(set().union(*read_lists(args.data)))
         drawn = random.Random(args.seed).sample(words, args.sample)
         args.normal = args.hard = ",".join(drawn)
     jobs = [("normal", w) for w in args.normal.split(",") if w]
@@ -172,7 +172,7 @@ def main() -> None:
         print(format_row(row), flush=True)
         rows.append(row)
     if args.sample:
-        print_every_opener_cost(rows, len(set().union(*read_lists(args.data))), args.cpu_limit)
+        print_every_opener_cost(rows, len(words), args.cpu_limit)
 
 
 def print_every_opener_cost(rows: list[dict], n_words: int, cpu_limit: float) -> None:
