@@ -2,8 +2,9 @@
 
 Per edition and mode, after the optimal stage ran: how many words the bound left at or
 below T (the certified top list's last total: the words a search had to look at), the
-mean gap between a word's second-level bound and its proven total on a fixed seeded
-sample of the words the stage proved, and every stored bound checked against Alex
+mean gap between a word's bound and its proven total on a fixed seeded sample of the
+words the stage proved (the final bound the stage stored, third level included, and the
+uncapped second-level bound), and every stored bound checked against Alex
 Selby's published total of its opener (the mirror's `published/results_{easy,hard}_<list>`;
 a bound above it is a bug, printed by name).
 """
@@ -67,12 +68,14 @@ def cutoff_count(table: pl.DataFrame) -> tuple[int | None, int]:
 
 
 def gap_sample(rows: pl.DataFrame, lists: WordLists, mode: str, size: int = GAP_SAMPLE) -> dict:
-    """The gaps (proven total - second-level bound, uncapped) of `size` seeded words among
-    those the stage proved in `mode` (`rows`: its optimal_openers rows), and their words.
-    These cost no more proofs (a random word's proof takes 1 to 30 s of CPU in normal
-    mode on nyt2022), and theirs are the bounds that decide what is searched."""
+    """word -> (proven total - final bound, proven total - second-level bound) of `size`
+    seeded words among those the stage proved in `mode` (`rows`: its optimal_openers
+    rows). The final bound is the one the stage stored (raised a level below the cap);
+    the second-level one is recomputed uncapped. These cost no more proofs (a random
+    word's proof takes 1 to 30 s of CPU in normal mode on nyt2022)."""
     proven = rows.filter(pl.col("nodes") > 0, pl.col("total_guesses").is_not_null())
-    totals = dict(proven.select("opener", "total_guesses").iter_rows())
+    totals = {w: (t, b) for w, t, b in proven.select(
+        "opener", "total_guesses", "second_level_bound").iter_rows()}  # fmt: skip
     sample = random.Random(GAP_SEED).sample(sorted(totals), min(size, len(totals)))
     found = np.array([lists.words.index(word) for word in sample], dtype=np.int64)
     most = int(proven["max_guesses"].max() or 0) or None  # the stage's setting
@@ -80,7 +83,17 @@ def gap_sample(rows: pl.DataFrame, lists: WordLists, mode: str, size: int = GAP_
         lists.matrix, lists.answer_rows, lists.encoded, found, hard=mode == "hard",
         **({"max_guesses": most} if most else {}),
     )  # fmt: skip
-    return {word: totals[word] - bound for word, bound in zip(sample, second.tolist(), strict=True)}
+    gaps = {}
+    for word, bound in zip(sample, second.tolist(), strict=True):
+        total, stored = totals[word]
+        gaps[word] = (None if stored is None else total - stored, total - bound)
+    return gaps
+
+
+def mean(values: list) -> float:
+    """The mean of the values that are not None, NaN if none is."""
+    known = [value for value in values if value is not None]
+    return sum(known) / len(known) if known else float("nan")
 
 
 def edition_lists(words: Path) -> WordLists:
@@ -102,9 +115,10 @@ def bench_bound_quality(workdir: Path, mirror: Path, edition: str) -> None:
             report(f"  {mode}: words with a bound <= T = {limit}", below, "")
         else:
             print(f"    {mode}: no bound pass (optimal.certify false)")
-        gaps = gap_sample(rows, lists, mode)
-        mean = sum(gaps.values()) / len(gaps) if gaps else float("nan")
-        report(f"  {mode}: mean gap, proven - bound, {len(gaps)} proven words", mean, "guesses")
+        gaps = list(gap_sample(rows, lists, mode).values())
+        label = f"  {mode}: mean gap to proven total, {len(gaps)} words"
+        report(f"{label}: final", mean([final for final, _ in gaps]), "guesses")
+        report(f"{label}: 2nd level", mean([second for _, second in gaps]), "guesses")
         check_published(workdir, mirror, edition, mode)
 
 

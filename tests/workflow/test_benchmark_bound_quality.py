@@ -54,8 +54,12 @@ def test_the_bound_quality_lines(built_checkout, tmp_path, monkeypatch, capsys):
         built_checkout / catalog.WORDS.format(edition=EDITION)), "hard")  # fmt: skip
     assert len(gaps) == min(bound_quality.GAP_SAMPLE, proven.height) > 0
     totals = dict(proven.select("opener", "total_guesses").iter_rows())
-    assert all(0 <= gaps[w] <= totals[w] for w in gaps)  # a bound, at most the total
-    assert f"mean gap, proven - bound, {len(gaps)} proven words" in out
+    stored = dict(proven.select("opener", "second_level_bound").iter_rows())
+    for w, (final, second) in gaps.items():
+        assert final == totals[w] - stored[w]  # the stored bound's gap, as stored
+        assert 0 <= final <= totals[w] and 0 <= second <= totals[w]  # bounds of the total
+    label = f"mean gap to proven total, {len(gaps)} words"
+    assert f"{label}: final" in out and f"{label}: 2nd level" in out
 
 
 def test_the_stage_lines_per_mode(built_checkout, capsys):
