@@ -1,7 +1,7 @@
 """Opener bounds against Alex Selby's published optimum of every opener, on both NYT
 answer lists and in both modes (issue 49 point 4), on a seeded sample of the allowed words.
 
-The bound the stage stores (rules bound_openers: `opener_bounds` with cap = T + 1 and the
+The bound the stage stores (rule bound_openers: `opener_bounds` with cap = T + 1 and the
 third level, `DEEPER`) must be at most the published total of its opener on SAMPLE words
 per list and mode, and INF (no tree fits in six guesses) only where the published file says
 Infinity. T is the published 20th-best total (the stage takes it from its own proofs). The
