@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
@@ -172,11 +173,16 @@ def read_config(checkout: Path) -> dict:
 
 
 def snakemake_command(
-    checkout: Path, *args: str, cores: int = 2, profile: str = "default"
+    checkout: Path,
+    *args: str,
+    cores: int = 2,
+    profile: str = "default",
+    program: Sequence[str] = SNAKEMAKE,
 ) -> list[str]:
-    """The workflow in `checkout`, run the README's way with the fixture's config."""
+    """The workflow in `checkout`, run the README's way with the fixture's config
+    (`program`: the command that runs Snakemake)."""
     return [
-        *SNAKEMAKE,
+        *program,
         "--workflow-profile",
         f"workflow/profiles/{profile}",
         "--configfile",
@@ -199,10 +205,11 @@ def snakemake(
     cores: int = 2,
     profile: str = "default",
     timeout: float | None = None,
+    program: Sequence[str] = SNAKEMAKE,
 ) -> subprocess.CompletedProcess:
     """Run the workflow; fail the test with Snakemake's output unless it succeeds."""
     result = subprocess.run(
-        snakemake_command(checkout, *args, cores=cores, profile=profile),
+        snakemake_command(checkout, *args, cores=cores, profile=profile, program=program),
         cwd=checkout,
         capture_output=True,
         text=True,

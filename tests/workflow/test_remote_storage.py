@@ -9,12 +9,12 @@ byte, and a second run must find nothing to do.
 from __future__ import annotations
 
 import hashlib
-import logging
+import subprocess
+import sys
 import time
 
 import boto3
 import pytest
-from moto.server import ThreadedMotoServer
 
 from tests.support.workflow_helpers import derived_digests, make_checkout, snakemake
 
@@ -23,17 +23,35 @@ PREFIX = "runs/fixture"
 KEY = "testing"  # moto accepts any credentials
 
 
+# moto's server in a process of its own, so that the coverage pass (`--cov` traces every
+# thread of the test process) does not trace its handling of the run's thousands of requests.
+MOTO = (
+    "import logging, sys\n"
+    "from moto.server import ThreadedMotoServer\n"
+    "logging.getLogger('werkzeug').setLevel(logging.ERROR)  # no line per request\n"
+    "server = ThreadedMotoServer(ip_address='127.0.0.1', port=0, verbose=False)\n"
+    "server.start()\n"
+    "print('http://%s:%d' % server.get_host_and_port(), flush=True)\n"
+    "sys.stdin.read()  # until the test closes it\n"
+    "server.stop()\n"
+)
+
+
 @pytest.fixture
 def s3_endpoint():
-    """The URL of a fresh S3 server on 127.0.0.1 (in this process, on a free port)."""
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
+    """The URL of a fresh S3 server on 127.0.0.1 (in a process of its own, on a free port)."""
+    server = subprocess.Popen(
+        [sys.executable, "-c", MOTO], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
-        yield f"http://{host}:{port}"
+        yield server.stdout.readline().strip()
     finally:
-        server.stop()
+        server.stdin.close()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def s3_client(endpoint: str):

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -19,6 +20,9 @@ from pathlib import Path
 import pytest
 
 from tests.support.workflow_helpers import derived_digests, make_checkout, snakemake
+
+# Snakemake with the SLURM plugin's status checks at a steady pace (see that script)
+STEADY_CHECKS = Path(__file__).parents[1] / "support" / "cluster" / "snakemake_steady_checks.py"
 
 
 def no_cluster_reason() -> str | None:
@@ -63,14 +67,17 @@ def test_slurm_profile_builds_the_same_artifacts_as_a_local_run(built_checkout, 
 
     cluster = make_checkout(shared_tmp / "slurm")
     started = time.monotonic()
-    # The repository's profile as it is; only the first status check comes sooner than
-    # the profile's 10 s, because every fixture job takes seconds.
+    # The repository's profile as it is; only the status checks come every second, not
+    # after the profile's 10 s and ever longer waits, because every fixture job takes seconds.
     result = snakemake(
         cluster,
         "--slurm-init-seconds-before-status-checks",
         "1",
+        "--seconds-between-status-checks",
+        "1",
         profile="slurm",
         timeout=1500,
+        program=[sys.executable, str(STEADY_CHECKS)],
     )
     slurm_seconds = time.monotonic() - started
     output = result.stdout + result.stderr
