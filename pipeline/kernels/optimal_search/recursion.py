@@ -241,9 +241,10 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
     """
     if guess >= 0:
         ctx.stats[S_EVALS] += 1
-        partition_at(ctx, depth, answers, guess)
-        total, n_pending = static_bounds(ctx, depth)
         floored = depth == 0 and guess == ctx.params[P_FLOORED]
+        if not floored:  # a floored root's partition is opener_floor's, left in place
+            partition_at(ctx, depth, answers, guess)
+        total, n_pending = static_bounds(ctx, depth)
         if floored:
             total = raise_to_floors(ctx, depth)
         if total >= beta:
