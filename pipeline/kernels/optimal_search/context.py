@@ -29,7 +29,8 @@ ID_MASK = (1 << ID_BITS) - 1
 # most replies any guess gets, depth of the node the current call started from, the
 # pruning mechanisms switched on (tuning.F_* bits), the largest node top_k spares (nodes
 # of at most that many answers are searched in full; 0: top_k applies everywhere), the
-# opener whose root classes start from `floors` (-1: none; see solve.solve_one)
+# opener whose root classes start from `floors` and whose root partition (depth 0) is
+# already in place (-1: none; see solve.solve_one)
 (P_MAXG, P_TOPK, P_HARD, P_ALLGREEN, P_NPAT, P_MAXPAT, P_ROOT, P_FLAGS, P_EXACT,
  P_FLOORED) = range(10)  # fmt: skip
 # stats slots: nodes entered, full guess scans, (guess, answer) pairs scanned, guesses scored

@@ -241,9 +241,10 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
     """
     if guess >= 0:
         ctx.stats[S_EVALS] += 1
-        partition_at(ctx, depth, answers, guess)
-        total, n_pending = static_bounds(ctx, depth)
         floored = depth == 0 and guess == ctx.params[P_FLOORED]
+        if not floored:  # a floored root's partition is opener_floor's, left in place
+            partition_at(ctx, depth, answers, guess)
+        total, n_pending = static_bounds(ctx, depth)
         if floored:
             total = raise_to_floors(ctx, depth)
         if total >= beta:
@@ -272,8 +273,12 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
             largest_first(pending, still, sizes)
         elif switched_on(ctx, F_SMALLEST_FIRST):
             sort_by_size(pending, still, sizes)
-        window = np.int64(1)
-        while floored and still > 0:  # at a cut-off root: widening windows (see above)
+        # pass 3: full searches in one window (the whole budget); at a cut-off root in
+        # widening windows (see above), which keep each exact value in bound. Elsewhere
+        # bound keeps pass 2's bounds for infer_bounds (exact ones would change what it
+        # infers, and so the node counts)
+        window = np.int64(1) if floored else np.int64(INF)
+        while still > 0:
             kept = np.int64(0)
             for i in range(still):
                 p = pending[i]
@@ -283,30 +288,20 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
                 child = part[starts[p] : starts[p] + c]
                 top = min(beta - total - c, bound[p] - c + window)
                 o = search(ctx, depth + 1, child, top, np.int64(0), np.int64(-1))
-                if o < top:  # exact
-                    bound[p] = c + o
-                else:
-                    bound[p] = max(bound[p], min(c + o, INF))
+                value = c + o
+                if o >= top:  # a bound only (at the whole budget: a cut-off)
+                    value = max(bound[p], min(c + o, INF))
                     pending[kept] = p
                     kept += 1
-                total = min(total + bound[p], INF)
+                if floored or o >= top:
+                    bound[p] = value
+                total = min(total + value, INF)
                 if total >= beta:
+                    if not floored and switched_on(ctx, F_INFERRED):
+                        infer_bounds(ctx, depth, p, o)
                     return total
             still = kept
             window *= 2
-        for i in range(still):  # pass 3: full searches, smallest classes first
-            p = pending[i]
-            c = sizes[p]
-            enter_class(ctx, depth, guess, p)
-            total -= bound[p]
-            child = part[starts[p] : starts[p] + c]
-            o = search(ctx, depth + 1, child, beta - total - c, np.int64(0), np.int64(-1))
-            total = min(total + c + o, INF)
-            if total >= beta:
-                bound[p] = min(c + o, INF)
-                if switched_on(ctx, F_INFERRED):
-                    infer_bounds(ctx, depth, p, o)
-                return total
         return total
     ctx.stats[S_NODES] += 1
     done, value, key, known = _prologue(ctx, depth, answers, beta, fast)

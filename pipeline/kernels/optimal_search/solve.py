@@ -160,7 +160,8 @@ def solve_one(ctx, matrix, encoded, opener, beta, started) -> OptimalResult:
     ctx.stats[:] = 0
     n_answers = matrix.shape[1]
     floored = beta < context.INF and not ctx.params[context.P_TOPK]
-    if floored:  # the root's classes start from their second-level bounds (recursion)
+    if floored:  # the root's classes start from their second-level bounds (recursion),
+        # and its search reuses the partition opener_floor leaves at depth 0
         opener_floor(ctx, opener, beta)
         ctx.floors[:] = ctx.cls_lb[0]
         ctx.params[context.P_FLOORED] = opener
