@@ -56,8 +56,14 @@ class OptimalPlan:
 
     def first_openers(self, ranking: Sequence[str]) -> list[str]:
         """The openers proven first: the top of the answers-mode ranking (every word of
-        the index, best first), then the named ones not among them."""
-        return select_openers(ranking, range(len(ranking)), self.top, self.openers)
+        the index, best first), then the named ones not among them. With certify, the
+        top 2K: the ranking is a heuristic, and the K-th best total of its top 2K is the
+        closer cap for the bound pass, which then stops most words sooner (certified_top)."""
+        self.check(ranking)
+        first = self.count(len(ranking))
+        if self.certify:
+            first = min(2 * first, len(ranking))
+        return select_openers(ranking, range(len(ranking)), first, self.openers)
 
     def first_jobs(self, ranking: Sequence[str]) -> list[tuple[str, str]]:
         """(mode, opener) of the solve_optimal jobs that come first, in every mode."""

@@ -28,11 +28,19 @@ def test_top_count_is_a_number_or_every_word():
 
 
 def test_the_first_jobs_are_the_top_of_the_ranking_then_the_named_openers_in_every_mode():
-    ranking = ["cigar", "aback", "gamer", "blunt"]
-    chosen = plan(openers=["blunt", "aback"]).first_jobs(ranking)
+    ranking = ["cigar", "aback", "gamer", "blunt", "rebut"]
+    chosen = plan(top=1, certify=False, openers=["blunt", "aback"]).first_jobs(ranking)
     assert chosen == [(mode, word) for mode in ("normal", "hard")
-                      for word in ("cigar", "aback", "blunt")]  # fmt: skip
+                      for word in ("cigar", "blunt", "aback")]  # fmt: skip
     assert plan(top="all", modes=["hard"]).first_jobs(ranking) == [("hard", w) for w in ranking]
+
+
+def test_a_certified_list_proves_twice_its_size_first():
+    """With certify the top 2K of the ranking come first (capped at every word)."""
+    ranking = ["cigar", "aback", "gamer", "blunt", "rebut"]
+    chosen = plan(top=1, openers=["rebut"], modes=["normal"]).first_jobs(ranking)
+    assert chosen == [("normal", word) for word in ("cigar", "aback", "rebut")]
+    assert plan(top=3, modes=["hard"]).first_jobs(ranking) == [("hard", w) for w in ranking]
 
 
 @pytest.mark.parametrize(
