@@ -70,13 +70,18 @@ class OptimalPlan:
         return [(mode, opener) for mode in self.modes for opener in self.first_openers(ranking)]
 
     def next_openers(self, bounds: Mapping[str, Sequence[Any]], proven: Collection[str],
-                     n_words: int) -> list[str]:  # fmt: skip
+                     n_words: int, cap: int | None = None) -> list[str]:  # fmt: skip
         """With certify, the openers of one mode's merged bounds (columns opener_id,
         opener, second_level_bound) to prove next: the K lowest-bounded ones not in
-        `proven` (ties by word id); none without certify."""
+        `proven` (ties by word id) whose bound is below `cap` (the bound pass's: one at
+        or above it cannot be in the top K); none without certify."""
         if not self.certify:
             return []
         words = dict(zip(bounds["opener_id"], bounds["opener"], strict=True))
-        lower = dict(zip(bounds["opener_id"], bounds["second_level_bound"], strict=True))
+        lower = {
+            i: b
+            for i, b in zip(bounds["opener_id"], bounds["second_level_bound"], strict=True)
+            if cap is None or (b is not None and b < cap)
+        }
         done = {i for i, word in words.items() if word in proven}
         return [words[i] for i in lowest_bounded(lower, done, self.count(n_words))]

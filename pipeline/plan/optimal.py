@@ -16,6 +16,7 @@ from typing import Any
 from pipeline.analysis.optimal_plan import OptimalPlan
 from pipeline.artifacts.openers import ranked_words
 from pipeline.artifacts.optimal import read_bounds
+from pipeline.artifacts.parquet import read_provenance
 from pipeline.core.errors import PipelineError
 from pipeline.plan.config_checks import stop
 from pipeline.plan.editions import edition_settings
@@ -37,9 +38,10 @@ def next_jobs(plan: OptimalPlan, mode: str, bounds: str | Path, jobs: list[tuple
               n_words: int) -> list[tuple[str, str]]:  # fmt: skip
     """(mode, opener) of the solve_optimal jobs of `mode` that follow `jobs` when the
     edition certifies its top list: the K lowest-bounded openers of the mode's merged
-    bounds not proven yet."""
+    bounds not proven yet, below the bound pass's cap."""
     proven = {opener for m, opener in jobs if m == mode}
-    chosen = plan.next_openers(read_bounds(bounds).to_pydict(), proven, n_words)
+    cap = read_provenance(bounds)["config"].get("cap")
+    chosen = plan.next_openers(read_bounds(bounds).to_pydict(), proven, n_words, cap)
     return [(mode, opener) for opener in chosen]
 
 

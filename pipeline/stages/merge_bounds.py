@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import words as words_artifact
+from pipeline.artifacts.parquet import read_provenance
 from pipeline.artifacts.seal import check_built_from
 from pipeline.core.errors import PipelineError
 
@@ -17,19 +18,24 @@ log = logging.getLogger(__name__)
 
 
 def merge_bounds(*, words: Path, parts: Sequence[Path], bounds: Path, mode: str) -> None:
-    """Every word exactly once, sorted by word id, so the split changes no byte."""
+    """Every word exactly once, sorted by word id, so the split changes no byte; the
+    parts' common cap is kept in the settings (the next jobs are chosen below it)."""
     index = words_artifact.read_word_index(words)
     rows = []
+    caps = set()
     for path in parts:
         check_built_from(path, "words", words)
         rows += store.read_bounds(path).to_pylist()
+        caps.add(read_provenance(path)["config"].get("cap"))
+    if len(caps) != 1:
+        raise PipelineError(f"the bound parts of {mode} mode have different caps: {caps}")
     rows.sort(key=lambda row: row["opener_id"])
     ids = [row["opener_id"] for row in rows]
     if ids != list(range(len(index.words))) or any(row["mode"] != mode for row in rows):
         raise PipelineError(f"the bound parts of {mode} mode do not cover every word once")
     table = pa.Table.from_pylist(rows, schema=store.BOUNDS_SCHEMA)
     store.write_bounds(
-        table, bounds, inputs={"words": words}, settings={"mode": mode},
+        table, bounds, inputs={"words": words}, settings={"mode": mode, "cap": caps.pop()},
         built_from={f"part_{i:04d}": p for i, p in enumerate(parts)},
     )  # fmt: skip
     log.info("%s mode: bounds of %d openers", mode, table.num_rows)

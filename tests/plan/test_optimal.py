@@ -85,6 +85,10 @@ def test_the_next_openers_are_the_lowest_bounded_unproven_ones():
         assert chosen == reference_next(bounds, proven, k)
     assert plan(top=2).next_openers(bounds_table(bounds), proven, len(WORDS)) == ["aback", "dwell"]
     assert plan(certify=False).next_openers(bounds_table(bounds), proven, len(WORDS)) == []
+    # a bound at or above the bound pass's cap cannot make the top K: never proven
+    table = bounds_table(bounds)
+    assert plan(top=3).next_openers(table, proven, len(WORDS), 25) == ["aback"]
+    assert plan(top=3).next_openers(table, proven, len(WORDS), 26) == ["aback", "dwell", "focal"]
 
 
 def test_next_jobs_read_the_merged_bounds_of_a_mode(tmp_path):
@@ -93,13 +97,15 @@ def test_next_jobs_read_the_merged_bounds_of_a_mode(tmp_path):
                       "partition_bound": list(bounds.values())})  # fmt: skip
     table = table.select(store.BOUNDS_SCHEMA.names)
     path = tmp_path / "bounds-hard.parquet"
-    store.write_bounds(pa.Table.from_pylist(table.to_pylist(), schema=store.BOUNDS_SCHEMA), path,
-                       inputs={}, settings={})  # fmt: skip
+    table = pa.Table.from_pylist(table.to_pylist(), schema=store.BOUNDS_SCHEMA)
+    store.write_bounds(table, path, inputs={}, settings={})
     jobs = [("normal", "aback"), ("hard", "cigar")]
     assert optimal.next_jobs(plan(), "hard", path, jobs, len(WORDS)) == [
         ("hard", "aback"),
         ("hard", "dwell"),
     ]
+    store.write_bounds(table, path, inputs={}, settings={"cap": 25})  # merge_bounds keeps it
+    assert optimal.next_jobs(plan(), "hard", path, jobs, len(WORDS)) == [("hard", "aback")]
     assert optimal.screen_jobs(plan(), 2) == [
         ("normal", 0),
         ("normal", 1),
