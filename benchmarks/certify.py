@@ -3,7 +3,7 @@
 Runs the stage (everything after the two-step ranking) at --cores 2 in a prepared scratch
 folder, then reads every job's benchmark file for its CPU and wall seconds and the stage's
 own artifact for what was proven: per mode, the bound pass, the words searched (the
-ranking's top K, the K lowest-bounded, and the screened ones) and what they cost; then the
+ranking's top 2K, the K lowest-bounded, and the screened ones) and what they cost; then the
 bounds' quality and their check against the published totals (benchmarks.bound_quality).
 """
 
@@ -94,7 +94,7 @@ def print_mode(rows: pl.DataFrame, mode: str, cpu: dict, spans: dict) -> None:
         sum(solved.values()) + sum(screen.values()),
         "s",
     )
-    report("  openers proven as jobs (ranking's top K, lowest bounds)", len(solved), "")
+    report("  openers proven as jobs (ranking's 2K, lowest bounds)", len(solved), "")
     report("  CPU of those proofs", sum(solved.values()), "s")
     report("  openers searched by the screen", searched - len(solved), "")
     report("  CPU of the screen jobs", sum(screen.values()), "s")
