@@ -67,6 +67,9 @@ def test_the_stage_lines_per_mode(built_checkout, capsys):
     from the jobs' benchmark records of the fixture's run."""
     table = pl.read_parquet(built_checkout / catalog.OPTIMAL_OPENERS.format(edition=EDITION))
     cpu = {rule: certify.job_seconds(built_checkout, rule, EDITION) for rule in certify.STAGE_RULES}
+    for name, seconds in cpu["bound_openers"].items():  # the job's own count, not Snakemake's
+        log = built_checkout / "logs" / "bound_openers" / EDITION / f"{name}.log"
+        assert f"resources: {seconds:.3f} s CPU" in log.read_text()
     spans = {rule: certify.job_spans(built_checkout, rule, EDITION) for rule in certify.STAGE_RULES}
     for mode in store.MODES:
         rows = table.filter(pl.col("mode") == mode)
