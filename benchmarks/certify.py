@@ -42,7 +42,8 @@ def job_seconds(
         log = workdir / "logs" / rule / edition / f"{path.stem}.log"
         if column == "cpu_time" and log.is_file():
             found = scaling.RESOURCES.findall(log.read_text(encoding="utf-8"))
-            seconds[path.stem] = float(found[-1][0]) if found else seconds[path.stem]
+            if found:
+                seconds[path.stem] = float(found[-1][0])
     return seconds
 
 

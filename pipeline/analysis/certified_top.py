@@ -26,15 +26,6 @@ def stop_total(totals: Collection[int | None], top: int) -> int | None:
     return feasible[min(top, len(feasible)) - 1]
 
 
-def lowest_bounded(
-    bounds: Mapping[int, int | None], proven: Collection[int], top: int
-) -> list[int]:
-    """The `top` openers with the lowest bounds that are not proven yet (ties by word id;
-    a None bound proves that no tree fits, so such an opener is never chosen)."""
-    open_ = sorted((b, o) for o, b in bounds.items() if b is not None and o not in proven)
-    return [opener for _, opener in open_[:top]]
-
-
 def contenders(bounds: Mapping[int, int | None], proven: Collection[int], limit: int | None
                ) -> list[int]:  # fmt: skip
     """The unproven openers whose bound does not exceed `limit` (every one with a bound

@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.analysis.certified_top import lowest_bounded
+from pipeline.analysis.certified_top import contenders
 from pipeline.analysis.optimal_tables import ALL_OPENERS, select_openers
 
 
@@ -78,10 +78,7 @@ class OptimalPlan:
         if not self.certify:
             return []
         words = dict(zip(bounds["opener_id"], bounds["opener"], strict=True))
-        lower = {
-            i: b
-            for i, b in zip(bounds["opener_id"], bounds["second_level_bound"], strict=True)
-            if cap is None or (b is not None and b < cap)
-        }
+        lower = dict(zip(bounds["opener_id"], bounds["second_level_bound"], strict=True))
         done = {i for i, word in words.items() if word in proven}
-        return [words[i] for i in lowest_bounded(lower, done, self.count(n_words))]
+        below = contenders(lower, done, None if cap is None else cap - 1)
+        return [words[i] for i in below[: self.count(n_words)]]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.analysis.certified_top import contenders, deal, lowest_bounded, stop_total
+from pipeline.analysis.certified_top import contenders, deal, stop_total
 from pipeline.kernels.optimal_search import solve_openers
 from pipeline.kernels.optimal_search.bounds import opener_bounds
 from pipeline.kernels.optimal_search.context import INF
@@ -93,7 +93,7 @@ def certified_top(case, hard, top, parts=2, max_guesses=6):
     _, second = opener_bounds(w.matrix, w.answer_rows, w.encoded, np.arange(len(w.words)),
                               cap=cap, **options)  # fmt: skip
     bounds = {g: (None if b >= INF else int(b)) for g, b in enumerate(second)}
-    known |= {r.opener: r.total for r in prove(lowest_bounded(bounds, known, top))}
+    known |= {r.opener: r.total for r in prove(contenders(bounds, known, limit)[:top])}
     limit = stop_total(known.values(), top)
     searched = []
     for part in range(parts):
