@@ -144,6 +144,12 @@ def read_bounds(path: str | Path) -> pa.Table:
     return parquet.read_table(path, BOUNDS_SCHEMA)
 
 
+def bounds_cap(bounds: pa.Table) -> int | None:
+    """The cap a bound pass stopped its bounds at (settings `cap`, from the table that
+    read_bounds returned), or None where it had none."""
+    return parquet.provenance_of(bounds.schema)["config"].get("cap")
+
+
 def write_part(
     summary: pa.Table,
     tree: pa.Table,

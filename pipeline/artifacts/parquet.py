@@ -170,7 +170,13 @@ def read_table(
 
 def read_provenance(path: str | Path) -> dict[str, Any]:
     """The provenance metadata of a Parquet artifact (inputs_sha256, config, version)."""
-    metadata = pq.read_schema(path).metadata or {}
+    return provenance_of(pq.read_schema(path))
+
+
+def provenance_of(schema: pa.Schema) -> dict[str, Any]:
+    """The provenance metadata in the schema of a table read from an artifact, so that a
+    checked read does not open the file again for it."""
+    metadata = schema.metadata or {}
     result: dict[str, Any] = {}
     for key, value in metadata.items():
         name = key.decode()

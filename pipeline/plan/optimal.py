@@ -15,8 +15,7 @@ from typing import Any
 
 from pipeline.analysis.optimal_plan import OptimalPlan
 from pipeline.artifacts.openers import ranked_words
-from pipeline.artifacts.optimal import read_bounds
-from pipeline.artifacts.parquet import read_provenance
+from pipeline.artifacts.optimal import bounds_cap, read_bounds
 from pipeline.core.errors import PipelineError
 from pipeline.plan.config_checks import stop
 from pipeline.plan.editions import edition_settings
@@ -40,8 +39,8 @@ def next_jobs(plan: OptimalPlan, mode: str, bounds: str | Path, jobs: list[tuple
     edition certifies its top list: the K lowest-bounded openers of the mode's merged
     bounds not proven yet, below the bound pass's cap."""
     proven = {opener for m, opener in jobs if m == mode}
-    cap = read_provenance(bounds)["config"].get("cap")
-    chosen = plan.next_openers(read_bounds(bounds).to_pydict(), proven, n_words, cap)
+    table = read_bounds(bounds)
+    chosen = plan.next_openers(table.to_pydict(), proven, n_words, bounds_cap(table))
     return [(mode, opener) for opener in chosen]
 
 

@@ -10,7 +10,6 @@ import pyarrow as pa
 
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import words as words_artifact
-from pipeline.artifacts.parquet import read_provenance
 from pipeline.artifacts.seal import check_built_from
 from pipeline.core.errors import PipelineError
 
@@ -25,8 +24,9 @@ def merge_bounds(*, words: Path, parts: Sequence[Path], bounds: Path, mode: str)
     caps = set()
     for path in parts:
         check_built_from(path, "words", words)
-        rows += store.read_bounds(path).to_pylist()
-        caps.add(read_provenance(path)["config"].get("cap"))
+        part = store.read_bounds(path)
+        rows += part.to_pylist()
+        caps.add(store.bounds_cap(part))
     if len(caps) != 1:
         raise PipelineError(f"the bound parts of {mode} mode have different caps: {caps}")
     rows.sort(key=lambda row: row["opener_id"])
