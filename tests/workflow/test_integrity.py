@@ -30,31 +30,34 @@ from tests.support.workflow_helpers import (
     write_config,
 )
 
-# (file under data/, damage). Every artifact type gets one damage; all kinds are covered.
+# Each case: (file under data/, damage), one or more at once. Every artifact type gets one
+# damage; all kinds are covered. The files damaged together are siblings, neither built
+# from the other, so each is caught by its own check; each pair costs one full rebuild.
 CASES = [
-    ("raw/answers.txt", "flip"),
-    ("raw/allowed.txt", "foreign"),
-    (f"derived/{EDITION}/words.parquet", "foreign"),
-    (f"derived/{EDITION}/words.parquet", "foreign with its seal"),
-    ("derived/shared/allowed/commonness.parquet", "truncate"),
-    (f"derived/{EDITION}/patterns/chunk-0001.npy.zst", "flip"),
-    (f"derived/{EDITION}/patterns/chunk-0002.npy.zst", "delete"),
-    (f"derived/{EDITION}/patterns/index.json", "foreign with its seal"),
-    (f"derived/{EDITION}/entropy.parquet", "flip"),
-    (f"derived/{EDITION}/pattern_distribution.parquet", "truncate"),
-    ("work/shared/allowed/square_entropy.parquet", "flip"),
-    (f"work/{EDITION}/opener_parts/answers-0.parquet", "flip"),
-    ("work/shared/allowed/opener_parts/prior.parquet", "foreign"),
-    (f"derived/{EDITION}/openers.parquet", "foreign"),
-    (f"derived/{EDITION}/second_guesses.parquet", "delete"),
-    (f"derived/{EDITION}/benchmark_games.parquet", "flip"),
-    (f"derived/{EDITION}/benchmark_summary.parquet", "truncate"),
-    (f"derived/{EDITION}/score_model.parquet", "foreign with its seal"),
-    (f"derived/{EDITION}/plots/guess-distribution.png", "flip"),
-    ("derived/tables/editions.html", "truncate"),
-    ("derived/datapackage.json", "truncate"),
-    (f"derived/{EDITION}/entropy.parquet.seal.json", "delete"),
-    ("derived/shared/allowed/commonness.parquet.seal.json", "flip"),
+    (("raw/answers.txt", "flip"), ("raw/allowed.txt", "foreign")),
+    ((f"derived/{EDITION}/words.parquet", "foreign"),),
+    ((f"derived/{EDITION}/words.parquet", "foreign with its seal"),),
+    (("derived/shared/allowed/commonness.parquet", "truncate"),),
+    (
+        (f"derived/{EDITION}/patterns/chunk-0001.npy.zst", "flip"),
+        (f"derived/{EDITION}/patterns/chunk-0002.npy.zst", "delete"),
+    ),
+    ((f"derived/{EDITION}/patterns/index.json", "foreign with its seal"),),
+    ((f"derived/{EDITION}/entropy.parquet", "flip"),),
+    ((f"derived/{EDITION}/pattern_distribution.parquet", "truncate"),),
+    (("work/shared/allowed/square_entropy.parquet", "flip"),),
+    ((f"work/{EDITION}/opener_parts/answers-0.parquet", "flip"),),
+    (("work/shared/allowed/opener_parts/prior.parquet", "foreign"),),
+    ((f"derived/{EDITION}/openers.parquet", "foreign"),),
+    ((f"derived/{EDITION}/second_guesses.parquet", "delete"),),
+    ((f"derived/{EDITION}/benchmark_games.parquet", "flip"),),
+    ((f"derived/{EDITION}/benchmark_summary.parquet", "truncate"),),
+    ((f"derived/{EDITION}/score_model.parquet", "foreign with its seal"),),
+    ((f"derived/{EDITION}/plots/guess-distribution.png", "flip"),),
+    (("derived/tables/editions.html", "truncate"),),
+    (("derived/datapackage.json", "truncate"),),
+    ((f"derived/{EDITION}/entropy.parquet.seal.json", "delete"),),
+    (("derived/shared/allowed/commonness.parquet.seal.json", "flip"),),
 ]
 
 
@@ -93,20 +96,21 @@ def damage(path: Path, kind: str, other: Path) -> None:
             shutil.copy2(seal_path(other), seal_path(path))
 
 
-@pytest.mark.parametrize(("victim", "kind"), CASES, ids=[f"{v}-{k}" for v, k in CASES])
+@pytest.mark.parametrize("victims", CASES, ids=["+".join(f"{v}-{k}" for v, k in c) for c in CASES])
 def test_a_plain_rerun_rebuilds_a_damaged_file_from_its_own_inputs(
-    built_checkout, built_other, tmp_path, victim, kind
+    built_checkout, built_other, tmp_path, victims
 ):
     checkout = clone_checkout(built_checkout, tmp_path / "c")
-    path = checkout / "data" / victim
-    damage(path, kind, built_other / "data" / victim)
+    for victim, kind in victims:
+        damage(checkout / "data" / victim, kind, built_other / "data" / victim)
     before = file_digests(checkout)
     dry_run = snakemake(checkout, "--dry-run", check=False)
     assert file_digests(checkout) == before
     result = snakemake(checkout)
-    if kind != "delete":
-        named = path if not victim.endswith(".seal.json") else Path(str(path)[: -len(".seal.json")])
-        assert f"wordle: {named.relative_to(checkout)}" in result.stderr
+    for victim, kind in victims:
+        if kind != "delete":
+            named = Path("data", victim.removesuffix(".seal.json"))
+            assert f"wordle: {named}" in result.stderr
     files = artifact_files(checkout)
     rebuilt = {name: data for name, data in files.items() if not name.startswith("repair/")}
     assert rebuilt == artifact_files(built_checkout)
