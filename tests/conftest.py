@@ -23,7 +23,7 @@ LONGEST_FIRST = (
     "tests/workflow/test_workflow.py::test_run_builds_every_artifact",
     "tests/project/test_readme_commands.py::test_every_readme_shell_block_runs_as_written",  # 4.6
     "tests/stages/test_rank_openers.py::test_real_two_step_rankings",  # 2.9
-    # 6.1
+    # 3.4 (6.1 when it ran the whole workflow)
     "tests/workflow/test_slurm.py::test_slurm_profile_builds_the_same_artifacts_as_a_local_run",
     "tests/workflow/test_publish.py::test_every_publishing_step_works_from_a_fresh_checkout",  # 3.0
     # 2.8
