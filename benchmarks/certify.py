@@ -31,8 +31,8 @@ def job_seconds(
 ) -> dict[str, float]:
     """Job name (the benchmark file's stem, mode first) -> its CPU seconds (or another
     column of Snakemake's benchmark record: `s`, its wall). CPU is the job log's resources
-    line where it has one: Snakemake samples its record's cpu_time now and then, and
-    misses what ran since the last sample (a bound part that logged 103 s recorded 75)."""
+    line where it has one (scaling.logged_resources; a bound part that logged 103 s
+    recorded 75)."""
     folder = workdir / "logs" / "benchmarks" / rule / edition
     seconds = {}
     for path in sorted(folder.glob("*.tsv")):
@@ -40,10 +40,10 @@ def job_seconds(
             row = next(csv.DictReader(handle, delimiter="\t"))
         seconds[path.stem] = float(row[column])
         log = workdir / "logs" / rule / edition / f"{path.stem}.log"
-        if column == "cpu_time" and log.is_file():
-            found = scaling.RESOURCES.findall(log.read_text(encoding="utf-8"))
-            if found:
-                seconds[path.stem] = float(found[-1][0])
+        if column == "cpu_time":
+            logged = scaling.logged_resources(log)
+            if logged:
+                seconds[path.stem] = logged[0]
     return seconds
 
 

@@ -158,6 +158,14 @@ def parse_jobs(log: str) -> dict[int, Job]:
 RESOURCES = re.compile(r"resources: ([\d.]+) s CPU .*, peak memory ([\d.]+) MB$", re.M)
 
 
+def logged_resources(log: Path | None) -> tuple[float, float] | None:
+    """(CPU s, peak RSS MB) from a job log's resources line, or None where it has none.
+    Preferred to Snakemake's benchmark record, which samples CPU now and then and misses
+    what ran since the last sample."""
+    found = RESOURCES.findall(log.read_text(encoding="utf-8")) if log and log.is_file() else []
+    return (float(found[-1][0]), float(found[-1][1])) if found else None
+
+
 def read_measurements(workdir: Path, jobs: dict[int, Job]) -> None:
     """Wall (s) of each job from its Snakemake benchmark file; CPU (s) and peak RSS (MB)
     from its log's resources line, else (a job that does not write one) the file's."""
@@ -169,10 +177,9 @@ def read_measurements(workdir: Path, jobs: dict[int, Job]) -> None:
         job.wall = float(row["s"])
         job.cpu = float(row["cpu_time"]) if row["cpu_time"] not in ("", "NA", "-") else job.wall
         job.max_rss = float(row["max_rss"]) if row["max_rss"] not in ("", "NA", "-") else 0.0
-        log = workdir / job.log if job.log else None
-        found = RESOURCES.findall(log.read_text()) if log and log.is_file() else []
-        if found:
-            job.cpu, job.max_rss = float(found[-1][0]), float(found[-1][1])
+        logged = logged_resources(workdir / job.log if job.log else None)
+        if logged:
+            job.cpu, job.max_rss = logged
 
 
 # The optimal-tree stage, measured on its own (issue 15): its searches, their merge and
