@@ -177,6 +177,25 @@ def fixture_mirror(tmp_path: Path) -> Path:
     return write_fixture_mirror(tmp_path / "mirror")
 
 
+def built_once(tmp_path_factory: pytest.TempPathFactory, name: str,
+               build: Callable[[Path], None]) -> Path:  # fmt: skip
+    """The folder `name`, made by `build(folder)` once in this test run and shared by every
+    xdist worker: the first to ask builds it under a lock, the others wait and read it. A
+    marker written after `build` returns tells a finished folder from a failed one."""
+    from filelock import FileLock
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder, above each worker's own
+    folder, finished = root / name, root / f"{name}.finished"
+    with FileLock(f"{folder}.lock"):
+        if not finished.is_file():
+            shutil.rmtree(folder, ignore_errors=True)
+            build(folder)
+            finished.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def built_checkout(tmp_path_factory) -> Path:
     """The fixture's whole artifact set, built once by the real workflow in a checkout of

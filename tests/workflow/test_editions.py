@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 
 from pipeline.artifacts.history import editions_of, read_history
-from tests.support.fixtures import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_UNTIL
+from tests.support.fixtures import FIXTURE_ALLOWED, FIXTURE_ANSWERS, FIXTURE_UNTIL, built_once
 from tests.support.workflow_helpers import COMMONNESS_FILE, EDITION, make_checkout, snakemake
 
 OTHER = "later"  # the second edition: another answer list over the same allowed list
@@ -60,9 +60,12 @@ def planned_outputs(checkout: Path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def editions_checkout(tmp_path_factory) -> Path:
-    checkout = two_edition_checkout(tmp_path_factory.mktemp("editions") / "c")
-    snakemake(checkout)
-    return checkout
+    """The two-edition build, once for every worker (read it; copy it to change it)."""
+
+    def build(folder: Path) -> None:
+        snakemake(two_edition_checkout(folder))
+
+    return built_once(tmp_path_factory, "editions-checkout", build)
 
 
 def test_each_edition_has_its_folder_and_shares_the_allowed_list(editions_checkout):

@@ -8,6 +8,7 @@ set, the screenshots are copied there (CI keeps them as an artifact)."""
 from __future__ import annotations
 
 import base64
+import json
 import os
 import re
 import shutil
@@ -16,7 +17,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tests.support.fixtures import FIXTURE_HISTORY, FIXTURE_UNTIL
+from tests.support.fixtures import FIXTURE_HISTORY, FIXTURE_UNTIL, built_once
 from tests.support.report_browser import CHROMIUM, check_report, probe_table, report_data
 from tests.support.workflow_helpers import EDITION, clone_checkout, snakemake
 
@@ -60,19 +61,25 @@ TABLES = [path for path, (tag, _, _) in EXPECTED.items() if tag == "iframe"]
 
 @pytest.fixture(scope="module")
 def rendered(built_checkout, tmp_path_factory) -> tuple[Path, dict]:
-    """The fixture's artifacts, their report, and what Chromium showed of each page."""
-    workdir = clone_checkout(built_checkout, tmp_path_factory.mktemp("report") / "c")
-    snakemake(workdir, "--report", "report.html", cores=1)
-    shots = workdir / "shots"
-    shown = check_report(workdir / "report.html", shots)
-    frame = int(shown[TABLES[0]]["width"])
-    for path in TABLES:
-        shown[f"table:{path}"] = probe_table(
-            workdir / path, frame, shots / f"{Path(path).stem}-alone.png"
-        )
-    if os.environ.get("REPORT_SHOTS"):
-        shutil.copytree(shots, os.environ["REPORT_SHOTS"], dirs_exist_ok=True)
-    return workdir, shown
+    """The fixture's artifacts, their report, and what Chromium showed of each page (made
+    once for every worker: shown.json keeps what the browser showed)."""
+
+    def build(workdir: Path) -> None:
+        clone_checkout(built_checkout, workdir)
+        snakemake(workdir, "--report", "report.html", cores=1)
+        shots = workdir / "shots"
+        shown = check_report(workdir / "report.html", shots)
+        frame = int(shown[TABLES[0]]["width"])
+        for path in TABLES:
+            shown[f"table:{path}"] = probe_table(
+                workdir / path, frame, shots / f"{Path(path).stem}-alone.png"
+            )
+        (workdir / "shown.json").write_text(json.dumps(shown))
+        if os.environ.get("REPORT_SHOTS"):
+            shutil.copytree(shots, os.environ["REPORT_SHOTS"], dirs_exist_ok=True)
+
+    workdir = built_once(tmp_path_factory, "report-checkout", build)
+    return workdir, json.loads((workdir / "shown.json").read_text())
 
 
 def decoded(data_uri: str) -> bytes:
