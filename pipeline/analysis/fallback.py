@@ -20,6 +20,9 @@ from pipeline.analysis.advice import ScoreCurve, distinct_guesses, ranked, score
 from pipeline.kernels.feedback import feedback_matrix
 
 FALLBACK_ALLOWED = "allowed"  # what --json and the history benchmark call this fallback
+# The replies' engine (kernels.feedback): numpy spares one assistant answer numba's import;
+# a job that plays many games, with numba loaded anyway, passes "jit" (the same ids).
+ENGINE = "numpy"
 
 
 @dataclass(frozen=True)
@@ -34,12 +37,16 @@ class RankedGuesses:
 
 
 def consistent(
-    encoded: np.ndarray, pool: np.ndarray, guesses: Sequence[int], replies: Sequence[int]
+    encoded: np.ndarray,
+    pool: np.ndarray,
+    guesses: Sequence[int],
+    replies: Sequence[int],
+    engine: str = ENGINE,
 ) -> np.ndarray:
     """The word ids of `pool` that give each of `guesses` (word ids) its reply."""
     left = np.asarray(pool, dtype=np.int64)
     for guess, reply in zip(guesses, replies, strict=True):
-        got = feedback_matrix(encoded[[guess]], encoded[left], engine="numpy")[0]
+        got = feedback_matrix(encoded[[guess]], encoded[left], engine=engine)[0]
         left = left[got == reply]
     return left
 
@@ -59,11 +66,12 @@ def rank_guesses(
     curve: ScoreCurve,
     n_bins: int,
     top: int,
+    engine: str = ENGINE,
 ) -> RankedGuesses:
     """The `top` best of `guesses` (word ids) against weighted `candidates`, by the
     estimate: guesses that get the same reply from every candidate are scored once."""
     first, classes = distinct_guesses(encoded[guesses], encoded[candidates])
-    patterns = feedback_matrix(encoded[guesses[first]], encoded[candidates], engine="numpy")
+    patterns = feedback_matrix(encoded[guesses[first]], encoded[candidates], engine=engine)
     scores = score_patterns(patterns, curve, n_bins, weights)
     bits, estimate, p_win = (getattr(scores, f)[classes] for f in ("bits", "expected", "p_win"))
     is_candidate = np.isin(guesses, candidates)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,7 +77,7 @@ class GameData:
 
     def word_id(self, word: str) -> int:
         """word_id of a word, or a PipelineError naming it."""
-        position = int(np.searchsorted(np.array(self.words), word))
+        position = bisect.bisect_left(self.words, word)  # words are sorted
         if position >= len(self.words) or self.words[position] != word:
             raise PipelineError(f"opener {word!r} is not an allowed word")
         return position

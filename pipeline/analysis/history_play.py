@@ -11,6 +11,7 @@ the strategy's mode. An optimal tree plays on the same way: such a day is never 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,13 +46,19 @@ def play_outside(
 ) -> Replayed:
     """`strategy`'s game against word_id `answer`, with the fallback once the replies
     rule out every answer of the list; hard: the fallback's guesses keep every hint.
-    memo: fallback guesses by (hard, guesses, replies), shared by the strategies' games."""
+    memo: fallback guesses by (hard, guesses, replies), shared by the strategies' games,
+    and each strategy's first guess by (strategy,), the same in every game."""
     memo = {} if memo is None else memo
     node = Node(1, np.arange(len(data.answer_rows), dtype=np.int64))
     node.state = strategy.initial_state()
+    replies = feedback_matrix(data.encoded, data.encoded[[answer]], engine="jit")[:, 0]
     fallback_turn = None
     while node.turn <= max_turns:
-        if node.answers.size:
+        if node.turn == 1:
+            if (strategy,) not in memo:
+                memo[strategy,] = strategy.guess(node)
+            guess = memo[strategy,]
+        elif node.answers.size:
             guess = strategy.guess(node)
         else:
             fallback_turn = fallback_turn or node.turn
@@ -59,9 +66,7 @@ def play_outside(
             if key not in memo:
                 memo[key] = fallback_guess(data, node, curve, hard)
             guess = memo[key]
-        reply = int(
-            feedback_matrix(data.encoded[[guess]], data.encoded[[answer]], engine="numpy")[0, 0]
-        )
+        reply = int(replies[guess])
         guesses, patterns = (*node.guesses, guess), (*node.patterns, reply)
         if reply == data.green:
             return Replayed(guesses, patterns, True, fallback_turn)
@@ -76,7 +81,7 @@ def fallback_guess(data: GameData, node: Node, curve: ScoreCurve, hard: bool) ->
     """The estimate's best guess over the allowed words consistent with the node's
     replies, weighted by p_common (the assistant's fallback)."""
     everyone = np.arange(len(data.words))
-    candidates = consistent(data.encoded, everyone, node.guesses, node.patterns)
+    candidates = consistent(data.encoded, everyone, node.guesses, node.patterns, "jit")
     if candidates.size == 0:  # cannot happen with real replies; kept as a clear failure
         raise ValueError(f"no allowed word fits the replies of guesses {node.guesses}")
     guesses = everyone
@@ -85,7 +90,9 @@ def fallback_guess(data: GameData, node: Node, curve: ScoreCurve, hard: bool) ->
         rule = hard_mode.requirements(data.encoded[list(node.guesses)], colours)
         guesses = everyone[hard_mode.legal_mask(data.encoded, rule)]
     weights = commonness_weights(data.p_common, candidates)
-    best = rank_guesses(data.encoded, guesses, candidates, weights, curve, 3**data.length, 1)
+    best = rank_guesses(
+        data.encoded, guesses, candidates, weights, curve, 3**data.length, 1, engine="jit"
+    )
     return int(guesses[best.order[0]])
 
 
@@ -121,17 +128,20 @@ def history_rows(
     max_turns: int,
     curve: ScoreCurve,
     success_turns: int = MAX_GUESSES,
+    on_done: Callable[[int], None] | None = None,
 ) -> list[dict]:
     """One row per (strategy, opener) of `played` and day. played: (strategy, opener) ->
-    answer -> (guesses, solved) of benchmark_games; answers outside it are replayed."""
+    answer -> (guesses, solved) of benchmark_games; answers outside it are replayed.
+    on_done(1) after each (strategy, opener) (a job's progress)."""
     listed = {data.words[row] for row in data.answer_rows}
     rows, memo = [], {}
     for (label, opener), games in played.items():
         replays: dict[str, Replayed] = {}
+        strategy = None
         for day in days:
             outside = day.answer not in listed
             if outside and day.answer not in replays:
-                strategy = player(data, configs[label], opener)
+                strategy = strategy or player(data, configs[label], opener)
                 hard = modes[label] != "normal"
                 replays[day.answer] = play_outside(
                     data, strategy, data.word_id(day.answer), max_turns, curve, hard, memo
@@ -149,6 +159,8 @@ def history_rows(
                 "guesses": guesses, "solved": solved, "outside_list": outside,
                 "fallback_turn": fallback,
             })  # fmt: skip
+        if on_done is not None:
+            on_done(1)
     return rows
 
 

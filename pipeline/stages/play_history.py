@@ -20,6 +20,7 @@ from pipeline.artifacts import history as history_artifact
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
 from pipeline.core.errors import ArtifactError
+from pipeline.core.progress import Progress
 from pipeline.stages.play_strategy import attach_rankings, stored_trees
 
 # the score model's curve that orders the fallback's guesses: prior mode's (the
@@ -94,9 +95,12 @@ def play_history(
     ]
     configs = {label_of(s): dict(s) for s in strategies}
     modes = {label: strategy_mode(c["name"]) for label, c in configs.items()}
-    rows = history_play.history_rows(
-        data, days, played_games(games), configs, modes, max_turns, fallback_curve(score_model)
-    )
+    played = played_games(games)
+    with Progress("(strategy, opener) pairs played on the days", len(played)) as progress:
+        rows = history_play.history_rows(
+            data, days, played, configs, modes, max_turns, fallback_curve(score_model),
+            on_done=progress.advance,
+        )  # fmt: skip
     summary_rows = history_play.year_summary(rows)
     for row in rows:
         row["date"] = dt.date.fromisoformat(row["date"])
