@@ -16,8 +16,8 @@ NEEDS_THE_JIT = {
     "layouts_and_blocks": "some layouts prefetch (an intrinsic with no pure-Python form)",
     "other_word_lengths": "the count search prefetches (an intrinsic with no pure-Python form)",
     "pruning_alone": "with pruning off the search takes hours interpreted",
-    "same_for_any_thread_count": "the size at which two threads run takes 30 s interpreted "
-    "(the other fixed_stats tests run the same kernel lines)",
+    "fixed_stats_same_for_any_thread_count": "the size at which two threads run takes 30 s "
+    "interpreted (the other fixed_stats tests run the same kernel lines)",
 }
 # The real lists (`mirror` tests) take hours interpreted: the pass deselects them by mark.
 
