@@ -7,7 +7,9 @@ wait for those. The entropy map and the prior-opener ranking, which waits for it
 beside the parts and go first, so that the prior part is never the last. Of the solver
 units, those on that chain and the long one that is not (commonness) start before the
 others (see play_units.starts_first), never before a part; every other job fills the
-cores left over.
+cores left over. A bound part of the optimal stage uses every core (max_threads): the
+parts of one mode cost twice those of the other, so with one core each the last part of
+the pass ran alone for minutes.
 """
 
 from __future__ import annotations

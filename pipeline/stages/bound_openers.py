@@ -34,10 +34,12 @@ def bound_openers(
     parts: int,
     top: int | str,
     max_guesses: int,
+    threads: int,
 ) -> None:
     """Words k with k mod parts == part: both bounds, the second raised a level where it
     is below the cap (one more than T of the openers proven so far, the two-step
-    ranking's best)."""
+    ranking's best). Its `threads` bound openers side by side, so that a part uses every
+    core it is given and the last part of the pass never runs on one core alone."""
     index = words_artifact.read_word_index(words)
     matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
     limit = stop_total(
@@ -51,7 +53,7 @@ def bound_openers(
         first, second = opener_bounds(
             matrix.full(), index.answer_rows, index.encoded, openers,
             hard=mode == "hard", max_guesses=max_guesses, cap=cap, on_done=progress.advance,
-            deeper=DEEPER,
+            deeper=DEEPER, threads=threads,
         )  # fmt: skip
     log.info("%s mode, part %d/%d: %d openers bounded below the cap %s in %.1f CPU s",
              mode, part, parts, len(openers), cap, time.process_time() - started)  # fmt: skip

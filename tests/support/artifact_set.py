@@ -688,7 +688,7 @@ def _bound(result: ArtifactSet, words: Path, patterns: list[Path], mode: str, fi
         bound_openers(
             words=words, patterns=patterns, proven=first, bounds=path, mode=mode, part=part,
             parts=settings.screen_parts, top=settings.optimal_top,
-            max_guesses=settings.max_guesses,
+            max_guesses=settings.max_guesses, threads=2,
         )  # fmt: skip
     merged = result.work / "optimal" / f"bounds-{mode}.parquet"
     merge_bounds(words=words, parts=parts, bounds=merged, mode=mode)

@@ -43,6 +43,10 @@ def part_threads():
     return scheduling.part_threads(workflow.cores, config["openers"]["parts"])
 
 
+def bound_threads():
+    return scheduling.max_threads(workflow.cores)
+
+
 def unit_threads():
     return scheduling.unit_threads(workflow.cores, len(PLAY_UNITS))
 

@@ -49,7 +49,7 @@ rule bound_openers:
         parts=config["optimal"]["screen_parts"],
         top=get_optimal_setting("top"),
         max_guesses=config["optimal"]["max_guesses"],
-    threads: 1
+    threads: bound_threads()
     resources:
         mem_mb=1500,
     message:

@@ -24,7 +24,9 @@ far. INF: some bucket cannot be finished in the guesses left, so no tree fits.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -36,6 +38,7 @@ from pipeline.kernels.optimal_search.context import (
     INF,
     P_ALLGREEN,
     P_MAXG,
+    P_MAXPAT,
     P_ROOT,
     build_context,
 )
@@ -249,27 +252,46 @@ def opener_bounds(
     cap: int | None = None,
     on_done: Callable[[int], None] | None = None,
     deeper: int = 0,
+    threads: int = 1,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(partition, second-level) lower bounds of the total of each opener row, INF where
     no tree can win every answer within max_guesses; the second is exact below cap (None:
     everywhere), else some bound >= cap. Inputs as for solve.solve_opener. on_done(1) is
     called after each opener (a job's progress; the kernel itself reports nothing).
     deeper > 0 (with a cap): a second bound below cap is raised a level, splitting at most
-    `deeper` second guesses per bucket (see deepen), so that fewer need a search."""
+    `deeper` second guesses per bucket (see deepen), so that fewer need a search.
+    `threads` threads take the next opener as they finish one, each in a context of its
+    own: an opener's bounds depend on it alone, so they never depend on the thread count."""
     checked = check_inputs(matrix, answer_rows, encoded, max_guesses, None, cap)
     matrix, answer_rows, encoded = checked
-    ctx = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), None, ALL_ON)
-    limit = INF if cap is None else int(cap)
     openers = np.asarray(openers, dtype=np.int64)
     inside = not openers.size or 0 <= openers.min() <= openers.max() < len(matrix)
     if openers.ndim != 1 or not inside:
         raise ValueError(f"openers must be word rows in 0..{len(matrix) - 1}")
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+    limit = INF if cap is None else int(cap)
     partition = np.zeros(len(openers), dtype=np.int64)
     second = np.zeros(len(openers), dtype=np.int64)
-    for i, opener in enumerate(openers):
-        partition[i], second[i] = opener_floor(ctx, opener, limit)
-        if deeper > 0 and second[i] < limit < INF:
-            second[i] = deepen(ctx, opener, limit, second[i], deeper)
-        if on_done is not None:
-            on_done(1)
+    taken = itertools.count()  # the next opener's index, shared by the threads
+
+    def bound_openers(ctx) -> None:
+        while (i := next(taken)) < len(openers):
+            partition[i], second[i] = opener_floor(ctx, openers[i], limit)
+            if deeper > 0 and second[i] < limit < INF:
+                second[i] = deepen(ctx, openers[i], limit, second[i], deeper)
+            if on_done is not None:
+                on_done(1)
+
+    workers = max(1, min(threads, len(openers)))
+    first = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), None, ALL_ON)
+    most = int(first.params[P_MAXPAT])
+    contexts = [first] + [
+        build_context(matrix, answer_rows, encoded, hard, int(max_guesses), None, ALL_ON,
+                      most=most)
+        for _ in range(workers - 1)
+    ]  # fmt: skip
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for done in [pool.submit(bound_openers, ctx) for ctx in contexts]:
+            done.result()
     return partition, second

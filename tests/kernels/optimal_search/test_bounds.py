@@ -197,6 +197,37 @@ def test_deeper_bounds_never_exceed_the_optimum(case, hard, max_guesses, deeper)
         assert alone[0] == deep[opener]
 
 
+@pytest.mark.parametrize("hard", MODES, ids=["normal", "hard"])
+@pytest.mark.parametrize("threads", [2, 3])
+def test_bounds_are_the_same_for_any_thread_count(hard, threads):
+    """Threads take the next opener as they finish one, each in a context of its own: the
+    capped, deepened bounds equal one thread's, and each opener is reported done once."""
+    for case in sorted(CASES):
+        w = lists(case)
+        openers = np.arange(len(w.words))[::-1]  # any order of rows, not just 0..n-1
+        totals = np.array([min(t, INF) for t in brute_totals(case, hard, 6)])
+        finite = totals[totals < INF]
+        cap = int(np.median(finite)) + 1 if finite.size else INF - 1  # some stop at the cap
+        options = {"hard": hard, "cap": cap, "deeper": 8}
+        one = opener_bounds(w.matrix, w.answer_rows, w.encoded, openers, **options)
+        done = []
+        many = opener_bounds(w.matrix, w.answer_rows, w.encoded, openers, threads=threads,
+                             on_done=done.append, **options)  # fmt: skip
+        assert all(np.array_equal(a, b) for a, b in zip(one, many, strict=True)), case
+        assert done == [1] * len(openers)
+
+
+def test_threads_beyond_the_openers_and_none():
+    """More threads than openers start one per opener; none is an error."""
+    w = lists(sorted(CASES)[0])
+    openers = np.array([len(w.words) - 1, 0])
+    alone = opener_bounds(w.matrix, w.answer_rows, w.encoded, openers, hard=True)
+    many = opener_bounds(w.matrix, w.answer_rows, w.encoded, openers, hard=True, threads=8)
+    assert all(np.array_equal(a, b) for a, b in zip(alone, many, strict=True))
+    with pytest.raises(ValueError, match="threads must be at least 1, got 0"):
+        opener_bounds(w.matrix, w.answer_rows, w.encoded, openers, hard=False, threads=0)
+
+
 def test_deeper_bounds_are_tighter_somewhere():
     rows = []
     for case in CASES:
