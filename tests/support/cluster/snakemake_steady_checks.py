@@ -15,9 +15,9 @@ from snakemake_executor_plugin_slurm import Executor
 
 def steady(executor: Executor, seconds: float) -> None:
     """The setter the plugin calls with each longer wait: keep the first wait instead."""
-    first = executor.workflow.executor_settings.init_seconds_before_status_checks
-    executor._next_seconds_between_status_checks = min(seconds, first)
-    if executor.next_seconds_between_status_checks != min(seconds, first):
+    wait = min(seconds, executor.workflow.executor_settings.init_seconds_before_status_checks)
+    executor._next_seconds_between_status_checks = wait
+    if executor.next_seconds_between_status_checks != wait:
         # the plugin's getter reads another attribute now: fail, rather than be slow
         raise RuntimeError("snakemake_steady_checks: the SLURM plugin's wait is stored elsewhere")
 
