@@ -5,6 +5,7 @@ changes no file."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -14,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 from filelock import FileLock
 
-from pipeline.artifacts.seal import seal_path
+from pipeline.artifacts.seal import read_seal, seal_path
 from tests.support.fixtures import FIXTURE_ANSWERS
 from tests.support.naive import feedback
 from tests.support.workflow_helpers import (
@@ -32,22 +33,30 @@ from tests.support.workflow_helpers import (
 
 # Each case: (file under data/, damage), one or more at once. Every artifact type gets one
 # damage; all kinds are covered. The files damaged together are siblings, neither built
-# from the other, so each is caught by its own check; each pair costs one full rebuild.
+# from the other (their seals say so), so each is caught by its own check; each case costs
+# one rebuild of everything built from what it damages.
 CASES = [
     (("raw/answers.txt", "flip"), ("raw/allowed.txt", "foreign")),
-    ((f"derived/{EDITION}/words.parquet", "foreign"),),
-    ((f"derived/{EDITION}/words.parquet", "foreign with its seal"),),
-    (("derived/shared/allowed/commonness.parquet", "truncate"),),
+    (
+        (f"derived/{EDITION}/words.parquet", "foreign"),
+        ("derived/shared/allowed/commonness.parquet", "truncate"),
+    ),
+    (
+        (f"derived/{EDITION}/words.parquet", "foreign with its seal"),
+        ("work/shared/allowed/square_entropy.parquet", "flip"),
+    ),
     (
         (f"derived/{EDITION}/patterns/chunk-0001.npy.zst", "flip"),
         (f"derived/{EDITION}/patterns/chunk-0002.npy.zst", "delete"),
+        ("work/shared/allowed/opener_parts/prior.parquet", "foreign"),
     ),
-    ((f"derived/{EDITION}/patterns/index.json", "foreign with its seal"),),
+    (
+        (f"derived/{EDITION}/patterns/index.json", "foreign with its seal"),
+        ("derived/shared/allowed/commonness.parquet.seal.json", "flip"),
+    ),
     ((f"derived/{EDITION}/entropy.parquet", "flip"),),
     ((f"derived/{EDITION}/pattern_distribution.parquet", "truncate"),),
-    (("work/shared/allowed/square_entropy.parquet", "flip"),),
     ((f"work/{EDITION}/opener_parts/answers-0.parquet", "flip"),),
-    (("work/shared/allowed/opener_parts/prior.parquet", "foreign"),),
     ((f"derived/{EDITION}/openers.parquet", "foreign"),),
     ((f"derived/{EDITION}/second_guesses.parquet", "delete"),),
     ((f"derived/{EDITION}/benchmark_games.parquet", "flip"),),
@@ -57,7 +66,6 @@ CASES = [
     (("derived/tables/editions.html", "truncate"),),
     (("derived/datapackage.json", "truncate"),),
     ((f"derived/{EDITION}/entropy.parquet.seal.json", "delete"),),
-    (("derived/shared/allowed/commonness.parquet.seal.json", "flip"),),
 ]
 
 
@@ -94,6 +102,34 @@ def damage(path: Path, kind: str, other: Path) -> None:
         shutil.copy2(other, path)
         if kind == "foreign with its seal":
             shutil.copy2(seal_path(other), seal_path(path))
+
+
+def built_from(data: Path, name: str) -> set[str]:
+    """Every file under `data` that `name` (a path under it) is built from, by its seal and
+    theirs, as paths under `data`."""
+    found: set[str] = set()
+    pending = [name.removesuffix(".seal.json")]
+    while pending:
+        path = data / pending.pop()
+        if not seal_path(path).is_file():
+            continue
+        for entry in read_seal(path).inputs.values():
+            source = Path(os.path.normpath(path.parent / entry["path"])).relative_to(data)
+            if source.as_posix() not in found:
+                found.add(source.as_posix())
+                pending.append(source.as_posix())
+    return found
+
+
+@pytest.mark.parametrize("victims", CASES, ids=["+".join(f"{v}-{k}" for v, k in c) for c in CASES])
+def test_the_files_damaged_together_are_siblings(built_checkout, victims):
+    """Otherwise a file would be moved as stale, not caught by its own check."""
+    data = built_checkout / "data"
+    names = [victim for victim, _ in victims]
+    for name in names:
+        assert (data / name).is_file(), name
+        others = {other.removesuffix(".seal.json") for other in names if other != name}
+        assert others.isdisjoint(built_from(data, name)), name
 
 
 @pytest.mark.parametrize("victims", CASES, ids=["+".join(f"{v}-{k}" for v, k in c) for c in CASES])
