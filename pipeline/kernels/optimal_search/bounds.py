@@ -273,7 +273,7 @@ def opener_bounds(
     limit = INF if cap is None else int(cap)
     partition = np.zeros(len(openers), dtype=np.int64)
     second = np.zeros(len(openers), dtype=np.int64)
-    taken = itertools.count()  # the next opener's index, shared by the threads
+    taken = itertools.count()  # the next opener's index; next() on it is atomic (C, GIL)
 
     def bound_openers(ctx) -> None:
         while (i := next(taken)) < len(openers):
