@@ -3,15 +3,18 @@
 The kernels release the GIL (nogil), so plain threads run them side by side. The thread
 count is always passed down from the rule's `threads`, never read from a module
 constant or the environment. Work is split into contiguous ranges, each computed by one
-call in a fixed order, so results never depend on the thread count.
+call in a fixed order, or (take_in_threads, for items of uneven cost) taken one item at a
+time, each result stored by its item: either way results never depend on the thread count.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+S = TypeVar("S")
 T = TypeVar("T")
 
 
@@ -62,3 +65,21 @@ def map_ranges(work: Callable[[int, int], list[T]], start: int, stop: int, threa
     with ThreadPoolExecutor(max_workers=len(parts)) as pool:
         futures = [pool.submit(work, a, b) for a, b in parts]
         return [item for future in futures for item in future.result()]
+
+
+def take_in_threads(run: Callable[[S, int], None], n_items: int, states: Sequence[S]) -> None:
+    """Call run(state, i) once for every i in range(n_items): one thread per state (its
+    own buffers, say), each taking the next item as it finishes one, so that items of
+    uneven cost keep every thread busy to the end. One state runs on the calling thread."""
+    taken = itertools.count()  # next() on it is atomic: it runs in C, under the GIL
+
+    def work(state: S) -> None:
+        while (i := next(taken)) < n_items:
+            run(state, i)
+
+    if len(states) == 1:
+        work(states[0])
+        return
+    with ThreadPoolExecutor(max_workers=len(states)) as pool:
+        for future in [pool.submit(work, state) for state in states]:
+            future.result()

@@ -24,9 +24,7 @@ far. INF: some bucket cannot be finished in the guesses left, so no tree fits.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -53,6 +51,7 @@ from pipeline.kernels.optimal_search.recursion import enter_class, partition_at,
 from pipeline.kernels.optimal_search.scan import node_allowed, trivial_value
 from pipeline.kernels.optimal_search.selby import guess_bound
 from pipeline.kernels.optimal_search.tuning import ALL_ON, REPLY_BLOCK
+from pipeline.kernels.threads import take_in_threads, thread_count
 
 
 @njit(cache=True, nogil=True)
@@ -268,22 +267,18 @@ def opener_bounds(
     inside = not openers.size or 0 <= openers.min() <= openers.max() < len(matrix)
     if openers.ndim != 1 or not inside:
         raise ValueError(f"openers must be word rows in 0..{len(matrix) - 1}")
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, got {threads}")
+    workers = thread_count(threads, len(openers), len(openers), 1)
     limit = INF if cap is None else int(cap)
     partition = np.zeros(len(openers), dtype=np.int64)
     second = np.zeros(len(openers), dtype=np.int64)
-    taken = itertools.count()  # the next opener's index; next() on it is atomic (C, GIL)
 
-    def bound_openers(ctx) -> None:
-        while (i := next(taken)) < len(openers):
-            partition[i], second[i] = opener_floor(ctx, openers[i], limit)
-            if deeper > 0 and second[i] < limit < INF:
-                second[i] = deepen(ctx, openers[i], limit, second[i], deeper)
-            if on_done is not None:
-                on_done(1)
+    def bound_opener(ctx, i: int) -> None:
+        partition[i], second[i] = opener_floor(ctx, openers[i], limit)
+        if deeper > 0 and second[i] < limit < INF:
+            second[i] = deepen(ctx, openers[i], limit, second[i], deeper)
+        if on_done is not None:
+            on_done(1)
 
-    workers = max(1, min(threads, len(openers)))
     first = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), None, ALL_ON)
     most = int(first.params[P_MAXPAT])
     contexts = [first] + [
@@ -291,7 +286,5 @@ def opener_bounds(
                       most=most)
         for _ in range(workers - 1)
     ]  # fmt: skip
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for done in [pool.submit(bound_openers, ctx) for ctx in contexts]:
-            done.result()
+    take_in_threads(bound_opener, len(openers), contexts)
     return partition, second
