@@ -67,6 +67,7 @@ CASES = [
     (("derived/datapackage.json", "truncate"),),
     ((f"derived/{EDITION}/entropy.parquet.seal.json", "delete"),),
 ]
+CASE_IDS = ["+".join(f"{victim}-{kind}" for victim, kind in case) for case in CASES]
 
 
 @pytest.fixture(scope="session")
@@ -121,7 +122,7 @@ def built_from(data: Path, name: str) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("victims", CASES, ids=["+".join(f"{v}-{k}" for v, k in c) for c in CASES])
+@pytest.mark.parametrize("victims", CASES, ids=CASE_IDS)
 def test_the_files_damaged_together_are_siblings(built_checkout, victims):
     """Otherwise a file would be moved as stale, not caught by its own check."""
     data = built_checkout / "data"
@@ -132,7 +133,7 @@ def test_the_files_damaged_together_are_siblings(built_checkout, victims):
         assert others.isdisjoint(built_from(data, name)), name
 
 
-@pytest.mark.parametrize("victims", CASES, ids=["+".join(f"{v}-{k}" for v, k in c) for c in CASES])
+@pytest.mark.parametrize("victims", CASES, ids=CASE_IDS)
 def test_a_plain_rerun_rebuilds_a_damaged_file_from_its_own_inputs(
     built_checkout, built_other, tmp_path, victims
 ):
