@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from pipeline.core.errors import PipelineError
+from pipeline.core.errors import PipelineError, one_line
 
 log = logging.getLogger("pipeline")
 
@@ -46,7 +46,7 @@ def _verify(args: argparse.Namespace) -> None:
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, no usage block
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
 DESCRIPTION = (

@@ -5,6 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 
+def one_line(text: str) -> str:
+    """`text` with every character that is not printable (a line break such as U+0085 or
+    U+2028 included) written as its escape, so a user's value cannot split an error line."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
 class PipelineError(Exception):
     """A problem the user can fix (bad input, missing data, no network); never a bug."""
 

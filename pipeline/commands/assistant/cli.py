@@ -43,7 +43,7 @@ from pipeline.commands.assistant.input import (
     split_turns,
 )
 from pipeline.commands.assistant.text import render
-from pipeline.core.errors import PipelineError, UsageError
+from pipeline.core.errors import PipelineError, UsageError, one_line
 from pipeline.core.without_pandas import hide_pandas
 
 PROG = "wordle-assist"
@@ -80,7 +80,7 @@ example: {PROG} tarse BYBBG doily BBGBB --top 5"""
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, no usage block, like any UsageError
-        raise UsageError(f"{message} (see {self.prog} --help)")
+        raise UsageError(f"{one_line(message)} (see {self.prog} --help)")
 
 
 def _seconds(text: str) -> float:

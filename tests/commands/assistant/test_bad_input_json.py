@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.commands.assistant.cli import main
@@ -112,6 +112,7 @@ TOKENS += ["--data", "play", "tarse", "BYBBG", "0", "-1", "=", "--", "\u212a", "
 
 @settings(max_examples=200, deadline=None)
 @given(argv=st.lists(st.sampled_from(TOKENS) | st.text(max_size=6), max_size=7))
+@example(argv=["play", "-:", "\x85"])  # a line break (NEL) in an unrecognized argument
 def test_any_command_line_with_json_gives_one_document(argv):
     """Whatever follows --json, stdout is one JSON error document that says what stderr
     says (the data folder does not exist, so nothing succeeds), or --help/--version."""
