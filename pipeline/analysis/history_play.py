@@ -12,7 +12,7 @@ the strategy's mode. An optimal tree plays on the same way: such a day is never 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -35,6 +35,19 @@ class Replayed:
     fallback_turn: int | None  # the first guess chosen over the allowed words (1-based)
 
 
+@dataclass
+class ReplayMemo:
+    """What the replays of one job share: the same in every game that asks for it."""
+
+    first_guesses: dict[Strategy, int] = field(default_factory=dict)
+    # the fallback's guess by (hard, guesses, replies), whatever the strategy
+    fallback_guesses: dict[tuple[bool, tuple[int, ...], tuple[int, ...]], int] = field(
+        default_factory=dict
+    )
+    # every word's reply to an answer, by the answer's word_id
+    replies: dict[int, np.ndarray] = field(default_factory=dict)
+
+
 def play_outside(
     data: GameData,
     strategy: Strategy,
@@ -42,30 +55,31 @@ def play_outside(
     max_turns: int,
     curve: ScoreCurve,
     hard: bool,
-    memo: dict | None = None,
+    memo: ReplayMemo | None = None,
 ) -> Replayed:
     """`strategy`'s game against word_id `answer`, with the fallback once the replies
-    rule out every answer of the list; hard: the fallback's guesses keep every hint.
-    memo: fallback guesses by (hard, guesses, replies), shared by the strategies' games,
-    and each strategy's first guess by (strategy,), the same in every game."""
-    memo = {} if memo is None else memo
+    rule out every answer of the list; hard: the fallback's guesses keep every hint."""
+    memo = ReplayMemo() if memo is None else memo
     node = Node(1, np.arange(len(data.answer_rows), dtype=np.int64))
     node.state = strategy.initial_state()
-    replies = feedback_matrix(data.encoded, data.encoded[[answer]], engine="jit")[:, 0]
+    if answer not in memo.replies:
+        replies = feedback_matrix(data.encoded, data.encoded[[answer]], engine="jit")
+        memo.replies[answer] = replies[:, 0]
+    replies = memo.replies[answer]
     fallback_turn = None
     while node.turn <= max_turns:
         if node.turn == 1:
-            if (strategy,) not in memo:
-                memo[strategy,] = strategy.guess(node)
-            guess = memo[strategy,]
+            if strategy not in memo.first_guesses:
+                memo.first_guesses[strategy] = strategy.guess(node)
+            guess = memo.first_guesses[strategy]
         elif node.answers.size:
             guess = strategy.guess(node)
         else:
             fallback_turn = fallback_turn or node.turn
             key = (hard, node.guesses, node.patterns)
-            if key not in memo:
-                memo[key] = fallback_guess(data, node, curve, hard)
-            guess = memo[key]
+            if key not in memo.fallback_guesses:
+                memo.fallback_guesses[key] = fallback_guess(data, node, curve, hard)
+            guess = memo.fallback_guesses[key]
         reply = int(replies[guess])
         guesses, patterns = (*node.guesses, guess), (*node.patterns, reply)
         if reply == data.green:
@@ -134,7 +148,7 @@ def history_rows(
     answer -> (guesses, solved) of benchmark_games; answers outside it are replayed.
     on_done(1) after each (strategy, opener) (a job's progress)."""
     listed = {data.words[row] for row in data.answer_rows}
-    rows, memo = [], {}
+    rows, memo = [], ReplayMemo()
     for (label, opener), games in played.items():
         replays: dict[str, Replayed] = {}
         strategy = None
