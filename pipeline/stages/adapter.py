@@ -24,7 +24,7 @@ from typing import Any
 
 from pipeline.artifacts.seal import is_seal
 from pipeline.core.errors import PipelineError
-from pipeline.core.without_pandas import hide_pandas
+from pipeline.core.hidden_modules import hide_unused_modules
 
 log = logging.getLogger("pipeline")
 _LIST_TYPES = (list, collections.abc.Sequence)
@@ -93,8 +93,8 @@ def log_resources() -> None:
 
 def run_stage(snakemake: Any, stage: Callable[..., None]) -> None:
     """Run `stage` for the Snakemake job described by `snakemake` (see the module doc).
-    The job runs without pandas, which no stage uses (pipeline.core.without_pandas)."""
-    hide_pandas()
+    The job runs without pandas and scipy, which no stage uses (pipeline.core.hidden_modules)."""
+    hide_unused_modules()
     _configure_logging(snakemake.log[0] if snakemake.log else None)
     files = dict(snakemake.input.items()) | dict(snakemake.output.items())
     arguments = stage_arguments(stage, files, dict(snakemake.params.items()), snakemake.threads)

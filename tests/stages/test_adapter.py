@@ -1,5 +1,5 @@
 """run_stage ends a successful job's log with the job's exact CPU time and peak memory,
-and runs the job without pandas and without a BLAS thread per core."""
+and runs the job without pandas and scipy and without a BLAS thread per core."""
 
 from __future__ import annotations
 
@@ -53,7 +53,8 @@ def test_the_log_ends_with_the_jobs_cpu_and_peak_memory(tmp_path: Path):
     assert 250.0 <= peak < 600.0  # its own 250 MB and libraries, not the parent's 700 MB
 
 
-PYARROW_JOB = """
+# A job whose stage does `work` and writes its result and whether `module` was imported.
+LIBRARY_JOB = """
 import sys
 from types import SimpleNamespace
 from pipeline.stages.adapter import run_stage
@@ -62,26 +63,42 @@ class Named(dict):
     pass
 
 def stage(*, out):
-    import pyarrow as pa
-    values = pa.array([3, 1, 2]).to_numpy()  # pyarrow imports pandas here when it can
+    {work}
     with open(out, "w") as file:
-        file.write(f"{values.sum()} {'pandas' in sys.modules}")
+        file.write(f"{{result}} {{'{module}' in sys.modules}}")
 
 job = SimpleNamespace(input=Named(), output=Named(out=sys.argv[1]), params=Named(), threads=1,
-                      log=[], rule="arrow")
+                      log=[], rule="library")
 run_stage(job, stage)
 """
 
+# pyarrow imports pandas on its first array; numba imports scipy's BLAS when it first
+# loads a compiled kernel (for np.dot, which no kernel uses)
+LIBRARY_WORK = {
+    "pandas": ("import pyarrow as pa; result = pa.array([3, 1, 2]).to_numpy().sum()", "6"),
+    "scipy.linalg": (
+        "from pipeline.core.wordle import encode_words; "
+        "from pipeline.kernels.feedback import feedback_matrix; "
+        "codes = encode_words(['crane', 'nacre']); "
+        "result = feedback_matrix(codes, codes, engine='jit').tolist()",
+        "[[242, 202], [202, 242]]",  # every letter yellow but the green e
+    ),
+}
 
-def test_a_job_that_uses_arrow_does_not_import_pandas(tmp_path: Path):
-    """pandas is installed here (frictionless needs it), and pyarrow imports it on its
-    first array: 0.3 s of CPU in every job. run_stage hides it; the Arrow work still runs."""
+
+@pytest.mark.parametrize("module", LIBRARY_WORK)
+def test_a_job_does_not_import_what_no_stage_uses(tmp_path: Path, module: str):
+    """pandas and scipy are installed here (the publish extras bring them), and pyarrow
+    and numba import them on their own: about 0.5 s of CPU in every job. run_stage hides
+    them; the work still runs and gives the same result."""
+    work, expected = LIBRARY_WORK[module]
     out = tmp_path / "out.txt"
-    subprocess.run([sys.executable, "-c", PYARROW_JOB, str(out)], check=True, cwd=tmp_path)
-    assert out.read_text() == "6 False"
-    probe = "import pyarrow as pa, sys; pa.array([1]); print('pandas' in sys.modules)"
+    job = LIBRARY_JOB.format(work=work, module=module)
+    subprocess.run([sys.executable, "-c", job, str(out)], check=True, cwd=tmp_path)
+    assert out.read_text() == f"{expected} False"
+    probe = f"import sys\n{work}\nprint(result, {module!r} in sys.modules)"
     shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert shown.stdout.strip() == "True"  # without run_stage, pyarrow does import it
+    assert shown.stdout.strip() == f"{expected} True"  # without run_stage, it is imported
 
 
 THREADS_AFTER_NUMPY = (

@@ -44,7 +44,7 @@ from pipeline.commands.assistant.input import (
 )
 from pipeline.commands.assistant.text import render
 from pipeline.core.errors import PipelineError, UsageError, one_line
-from pipeline.core.without_pandas import hide_pandas
+from pipeline.core.hidden_modules import hide_unused_modules
 
 PROG = "wordle-assist"
 MODES = ("answers", "prior")
@@ -239,11 +239,11 @@ def _run(argv: list[str]) -> int:
 
 
 def cli() -> None:
-    """The console script: main() in a process of its own, without pandas (see
-    pipeline.core.without_pandas: 0.3 s of a 0.5 s answer), and ended at once when a
+    """The console script: main() in a process of its own, without pandas and scipy (see
+    pipeline.core.hidden_modules: 0.3 s of a 0.5 s answer), and ended at once when a
     search job is still running; never in main(), which runs inside other programs and
     tests."""
-    hide_pandas()
+    hide_unused_modules()
     status = main()
     if busy():  # a search job the answer stopped waiting for: end without it
         for stream in (sys.stdout, sys.stderr):
