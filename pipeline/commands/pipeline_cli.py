@@ -30,8 +30,8 @@ def _verify(args: argparse.Namespace) -> None:
         args.datapackage, args.directory, remove_damaged=args.remove_damaged
     )
     for problem in problems:
-        log.error("%s", problem)
-    checked = f"checked {count} artifacts ({size:,} bytes) against {args.datapackage}"
+        log.error("%s", one_line(problem))
+    checked = one_line(f"checked {count} artifacts ({size:,} bytes) against {args.datapackage}")
     if problems:
         print(f"{checked}: {len(problems)} problem(s)")
         raise PipelineError(f"{len(problems)} problem(s) found")
@@ -84,10 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args.run(args)
     except PipelineError as error:
-        log.error("%s", error)
+        log.error("%s", one_line(str(error)))
         return 1
     except OSError as error:  # a file that cannot be read or removed
-        log.error("%s: %s", error.filename or "wordle-pipeline", error.strerror or error)
+        name = one_line(str(error.filename or "wordle-pipeline"))
+        log.error("%s: %s", name, error.strerror or error)
         return 1
     return 0
 

@@ -216,6 +216,11 @@ def test_a_bad_descriptor_is_one_line_and_removes_nothing(tmp_path, case):
             "ERROR: missing.json: the data package descriptor is missing",
         ),
         (["verify", "."], 1, "ERROR: .: cannot be read (Is a directory)"),
+        (  # a line break (NEL) in the user's path is written escaped
+            ["verify", "a\x85b.json"],
+            1,
+            "ERROR: a\\x85b.json: the data package descriptor is missing",
+        ),
         ([], 2, "wordle-pipeline: error: the following arguments are required: COMMAND"),
         (["check"], 2, "wordle-pipeline: error: argument COMMAND: invalid choice: 'check'"),
         (["verify"], 2, "wordle-pipeline verify: error: the following arguments are required"),

@@ -80,7 +80,7 @@ example: {PROG} tarse BYBBG doily BBGBB --top 5"""
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, no usage block, like any UsageError
-        raise UsageError(f"{one_line(message)} (see {self.prog} --help)")
+        raise UsageError(f"{message} (see {self.prog} --help)")
 
 
 def _seconds(text: str) -> float:
@@ -186,6 +186,7 @@ def error_document(kind: str, message: str, exit_code: int) -> dict:
 
 
 def _failed(as_json: bool, kind: str, line: str, exit_code: int) -> int:
+    line = one_line(line)  # a user's value in it (a path, an argument) cannot split it
     if kind != "interrupted":
         print(line, file=sys.stderr)
     if as_json:

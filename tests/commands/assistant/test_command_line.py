@@ -64,6 +64,16 @@ def test_errors_are_one_line_with_their_exit_code(plain, capsys, argv, status, m
     assert len(err.strip().splitlines()) == 1 and err.startswith("wordle-assist: ")
 
 
+def test_a_line_break_in_a_users_value_stays_on_the_error_line(capsys, tmp_path):
+    """U+0085 (NEL) and U+2028 split a line for str.splitlines: the data folder's name
+    reaches the message, not through argparse, and is written escaped."""
+    folder = tmp_path / "no\x85such\u2028folder"
+    code, out, err = run(capsys, "tarse", "BYBBG", "--data", str(folder), "--json")
+    assert code == 1 and len(err.strip().splitlines()) == 1
+    assert "no\\x85such\\u2028folder: no such folder of artifacts" in err
+    assert json.loads(out)["error"]["message"] == err.strip()
+
+
 def test_a_kelvin_sign_is_never_folded_to_k(plain, capsys):
     assert "\u212a".lower() == "k"  # what folding would do
     code, _, err = run(capsys, "tar\u212ae", "BBBBB", "--data", str(plain))
