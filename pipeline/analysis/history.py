@@ -73,6 +73,8 @@ def parse_history(data: bytes, path: str) -> History:
         loaded = json.loads(text, object_pairs_hook=_pairs(path))
     except json.JSONDecodeError as error:
         raise InputError(path, f"not JSON: {error.msg}", error.lineno) from None
+    except RecursionError:  # arrays or objects nested thousands deep: no archive is
+        raise InputError(path, "not an archive: its JSON is nested too deeply") from None
     if not isinstance(loaded, dict) or not loaded:
         raise InputError(path, 'expected a JSON object {"YYYY-MM-DD": "word", ...} of days')
     days = sorted((_day(path, key), key, value) for key, value in loaded.items())

@@ -43,6 +43,8 @@ GOOD = b'{"2021-06-19": "cigar", "2021-06-20": "rebut", "2021-06-21": "cigar"}'
         ),
         (b'{"2021-06-19": "ci-ar"}', "h.json: entry '2021-06-19': 'ci-ar' is not a word"),
         (b'{"2021-06-19": 5}', "h.json: entry '2021-06-19': '5' is not a word"),
+        (b"[" * 100_000 + b"]" * 100_000, "h.json: not an archive: its JSON is nested too"),
+        (b'{"a": ' * 50_000 + b"1" + b"}" * 50_000, "h.json: not an archive: its JSON is nested"),
     ],
 )
 def test_each_problem_is_one_line_naming_file_and_entry(data, expected):

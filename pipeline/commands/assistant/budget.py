@@ -95,7 +95,9 @@ class Valuer:
                 if left <= 0 or time.monotonic() >= self._wall_deadline:
                     self.expired = True
                     return
-                self._done.wait(left)
+                # threading refuses a timeout past TIMEOUT_MAX (--budget 1e10): such a
+                # budget is no limit in practice, so the wait is capped, not refused.
+                self._done.wait(min(left, threading.TIMEOUT_MAX))
 
     def _work(self) -> None:
         """The worker: the most urgent job first; a job already done is skipped. It ends

@@ -5,6 +5,7 @@ that is shown. A tiny budget stands for a state too large to value in time."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import threading
@@ -115,3 +116,20 @@ def test_a_bad_budget_is_one_usage_line(plain, capsys, value):
         f"wordle-assist: error: argument --budget: expected a positive number of seconds, "
         f"got {value!r} (see wordle-assist --help)"
     ]
+
+
+@pytest.mark.parametrize("value", ["1e10", "1e300"])
+def test_a_huge_budget_is_no_limit_in_either_mode_and_in_play(plain, capsys, monkeypatch, value):
+    """Past threading.TIMEOUT_MAX (about 9.2e9 s) a wait is refused by Python; a budget
+    that large is no limit, and answers as a generous one does."""
+    turns = ["tarse", colours("tarse", "otter")]
+    for mode in ([], ["--hard"]):
+        code, out, err = run(capsys, *turns, *mode, "--budget", value, "--data", str(plain))
+        assert (code, err) == (0, "") and UNVALUED not in out
+        assert (code, out, err) == run(
+            capsys, *turns, *mode, "--budget", "1000", "--data", str(plain)
+        )
+    monkeypatch.setattr("sys.stdin", io.StringIO(" ".join(turns) + "\n"))
+    code, out, err = run(capsys, "play", "--budget", value, "--data", str(plain))
+    assert code == 0 and "Traceback" not in err and UNVALUED not in out
+    assert "otter" in out  # the 3 candidates left are listed
