@@ -11,6 +11,11 @@ beside the module, or under NUMBA_CACHE_DIR when the user set it, or numba's per
 cache when the package is read-only. A stale entry is overwritten in place, so nothing
 piles up, and numba writes each file atomically, so parallel jobs may compile at once.
 
+A cache file is read as untrusted input: a truncated or otherwise unreadable index or
+data file (cut by a full disk, or copied half-way between checkouts) is treated as no
+entry, with one warning line on stderr per process, so the kernel is recompiled and the
+entry written anew; an index of another numba version is already ignored by numba.
+
 Every kernel module takes `njit` from here (ruff's TID251 bans numba's own), so the
 locators below are in place before numba builds the first kernel's cache.
 """
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import sys
 from pathlib import Path
 
 from numba import config, njit
@@ -78,6 +84,42 @@ class UserWideLocator(_WholeSourceStamp, caching.UserWideCacheLocator):
     """In numba's per-user cache, when the package is read-only."""
 
 
+_warned: list[str] = []  # the damaged cache file already named in this process, if any
+
+
+def _warn_damaged(path: str, error: Exception) -> None:
+    if not _warned:
+        _warned.append(path)
+        reason = f"{type(error).__name__}: {error}".splitlines()[0][:120]
+        sys.stderr.write(
+            f"warning: compiled-kernel cache file {path} is damaged ({reason}); recompiling\n"
+        )
+
+
+class CheckedCacheFile(caching.IndexDataCacheFile):
+    """numba's index and data files, with damage read as a missing entry. numba itself
+    handles a missing file (and an index of another numba version); anything else that
+    fails to unpickle would otherwise end the user's command in a traceback."""
+
+    def _load_index(self) -> dict:
+        try:
+            return super()._load_index()
+        except OSError:
+            raise  # unreadable, not damaged: numba's own behaviour
+        except Exception as error:  # noqa: BLE001 - any unpickling failure is damage
+            _warn_damaged(self._index_path, error)
+            return {}  # no entries: the next save writes a whole new index
+
+    def _load_data(self, name: str) -> object:
+        try:
+            return super()._load_data(name)
+        except OSError:
+            raise
+        except Exception as error:  # noqa: BLE001
+            _warn_damaged(self._data_path(name), error)
+            raise OSError(f"damaged cache file {name}") from error  # load(): no entry
+
+
 def _install() -> None:
     """Put the locators above before numba's own (or the user's NUMBA_CACHE_LOCATOR_CLASSES).
     numba reads the list each time it decorates a function with cache=True."""
@@ -87,6 +129,8 @@ def _install() -> None:
     )
     if not config.CACHE_LOCATOR_CLASSES.startswith(ours):
         config.CACHE_LOCATOR_CLASSES = f"{ours},{config.CACHE_LOCATOR_CLASSES or _NUMBA_LOCATORS}"
+    # numba's Cache looks the class up in its module each time it makes a cache file.
+    caching.IndexDataCacheFile = CheckedCacheFile
 
 
 _install()

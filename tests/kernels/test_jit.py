@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.support.fixtures import REPO
 
@@ -66,13 +69,17 @@ def make_package(root: Path) -> None:
 
 def run(root: Path) -> dict:
     """The callers' values and cache hits in a new process that imports the tiny package."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}  # JIT on
-    env["PYTHONPATH"] = str(root)
-    result = subprocess.run(
-        [sys.executable, "-c", RUN], cwd=root, env=env, capture_output=True, text=True
-    )
+    result = run_process(root)
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout)
+
+
+def run_process(root: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}  # JIT on
+    env["PYTHONPATH"] = str(root)
+    return subprocess.run(
+        [sys.executable, "-c", RUN], cwd=root, env=env, capture_output=True, text=True
+    )
 
 
 def test_a_kernel_is_recompiled_when_a_kernel_it_calls_changes(tmp_path):
@@ -89,3 +96,36 @@ def test_a_kernel_is_recompiled_when_a_kernel_it_calls_changes(tmp_path):
 
     (tmp_path / "pipeline/core/steps.py").write_text("SCALE = 5\n")  # a core constant alone
     assert run(tmp_path)["values"]["ours"] == 15
+
+
+def cut_to_half(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def foreign_index(path: Path) -> None:
+    """An index as another numba version writes it: its version first, then its own data."""
+    path.write_bytes(pickle.dumps("0.1.0") + b"\x80\x05not this numba's index")
+
+
+@pytest.mark.parametrize(
+    ("suffix", "damage"), [(".nbi", cut_to_half), (".nbc", cut_to_half), (".nbi", foreign_index)]
+)
+def test_a_damaged_cache_is_recompiled_with_one_warning_at_most(tmp_path, suffix, damage):
+    make_package(tmp_path)
+    assert run(tmp_path)["values"]["ours"] == 4
+    cache = tmp_path / "pipeline/kernels/__pycache__"
+    files = sorted(cache.glob(f"*{suffix}"))
+    assert files  # the real cache files numba wrote, cut or replaced below
+    for path in files:
+        damage(path)
+    result = run_process(tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert json.loads(result.stdout)["values"]["ours"] == 4  # the same answer, recompiled
+    warnings = result.stderr.splitlines()
+    assert len(warnings) <= 1 and "Traceback" not in result.stderr
+    if damage is cut_to_half:
+        assert warnings and "cache file" in warnings[0] and "recompiling" in warnings[0]
+        assert str(cache) in warnings[0]
+    again = run(tmp_path)  # the entries were written anew and are used again
+    assert again["values"]["ours"] == 4 and again["hits"]["ours"] == 1
