@@ -70,6 +70,12 @@ def input_sha256(source: str | Path | RecordedInput) -> str:
     return source.sha256 if isinstance(source, RecordedInput) else sha256_file(source)
 
 
+def sealed_sha256(paths: Sequence[str | Path]) -> list[str]:
+    """The sha256 each file's seal records (a job's identity, for its resume log; the
+    job has verified each file as it read it)."""
+    return [read_seal(path).sha256 for path in paths]
+
+
 def write_seal(
     path: str | Path,
     *,

@@ -15,7 +15,9 @@ from pipeline.analysis.optimal_plan import top_count
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
+from pipeline.artifacts.seal import sealed_sha256
 from pipeline.core.progress import Progress
+from pipeline.core.resume import ResumeLog, job_key
 from pipeline.kernels.optimal_search import INF, opener_bounds
 
 DEEPER = 64  # second guesses split per bucket by the third level (measured: see CHANGELOG)
@@ -39,7 +41,9 @@ def bound_openers(
     """Words k with k mod parts == part: both bounds, the second raised a level where it
     is below the cap (one more than T of the openers proven so far, the two-step
     ranking's best). Its `threads` bound openers side by side, so that a part uses every
-    core it is given and the last part of the pass never runs on one core alone."""
+    core it is given and the last part of the pass never runs on one core alone. Each
+    opener's bounds go to a resume log as they are found: a job killed part-way starts
+    again from the openers it finished."""
     index = words_artifact.read_word_index(words)
     matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
     limit = stop_total(
@@ -47,27 +51,39 @@ def bound_openers(
     )
     cap = None if limit is None else limit + 1
     openers = np.array(deal(range(len(index.words)), part, parts), dtype=np.int64)
-    started = time.process_time()
+    settings = {"mode": mode, "part": part, "parts": parts, "cap": cap, "max_guesses": max_guesses}
+    sources = [words, *patterns, *sorted(proven)]
+    key = job_key({"settings": settings, "deeper": DEEPER, "inputs": sealed_sha256(sources)})
     what = f"{mode} mode, part {part}/{parts}: openers bounded"
-    with Progress(what, len(openers), note=f"cutoff {cap}") as progress:
-        first, second = opener_bounds(
-            matrix.full(), index.answer_rows, index.encoded, openers,
-            hard=mode == "hard", max_guesses=max_guesses, cap=cap, on_done=progress.advance,
-            deeper=DEEPER, threads=threads,
-        )  # fmt: skip
-    log.info("%s mode, part %d/%d: %d openers bounded below the cap %s in %.1f CPU s",
-             mode, part, parts, len(openers), cap, time.process_time() - started)  # fmt: skip
-    table = pa.table({
+    with ResumeLog(bounds, key) as resume:
+        todo = np.array([o for o in openers.tolist() if str(o) not in resume.done], np.int64)
+        resumed, started = len(openers) - len(todo), time.process_time()
+        with Progress(what, len(openers), note=f"cutoff {cap}") as progress:
+            progress.advance(resumed)
+            opener_bounds(
+                matrix.full(), index.answer_rows, index.encoded, todo,
+                hard=mode == "hard", max_guesses=max_guesses, cap=cap, on_done=progress.advance,
+                on_bound=lambda o, a, b: resume.record(o, [a, b]), deeper=DEEPER, threads=threads,
+            )  # fmt: skip
+        log.info("%s: %d below the cap %s in %.1f CPU s, %d more from the resume log",
+                 what, len(todo), cap, time.process_time() - started, resumed)  # fmt: skip
+        found = [resume.done[str(o)] for o in openers.tolist()]
+        inputs = {"words": words, "patterns": patterns[0],
+                  **{f"proven_{i:04d}": p for i, p in enumerate(sorted(proven))}}  # fmt: skip
+        table = _bounds_table(mode, index.words, openers, np.array(found, np.int64))
+        store.write_bounds(table, bounds, inputs=inputs, settings=settings)
+        resume.finish()
+
+
+def _bounds_table(
+    mode: str, words: Sequence[str], openers: np.ndarray, found: np.ndarray
+) -> pa.Table:
+    """The part's table: found[i] = (partition, second-level) bound of openers[i]."""
+    first, second = found.reshape(-1, 2)[:, 0], found.reshape(-1, 2)[:, 1]
+    return pa.table({
         "mode": [mode] * len(openers),
-        "opener": [index.words[o] for o in openers.tolist()],
+        "opener": [words[o] for o in openers.tolist()],
         "opener_id": pa.array(openers, pa.int32()),
         "partition_bound": pa.array(first, pa.int64(), mask=first >= INF),
         "second_level_bound": pa.array(second, pa.int64(), mask=second >= INF),
     })  # fmt: skip
-    store.write_bounds(
-        table, bounds,
-        inputs={"words": words, "patterns": patterns[0],
-                **{f"proven_{i:04d}": p for i, p in enumerate(sorted(proven))}},
-        settings={"mode": mode, "part": part, "parts": parts, "cap": cap,
-                  "max_guesses": max_guesses},
-    )  # fmt: skip

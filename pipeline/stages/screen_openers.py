@@ -7,6 +7,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 
 from pipeline.analysis.certified_top import contenders, deal, stop_total
@@ -15,8 +16,10 @@ from pipeline.analysis.optimal_tables import summary_table, tree_table
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
-from pipeline.artifacts.seal import check_built_from
+from pipeline.artifacts.seal import check_built_from, sealed_sha256
 from pipeline.core.progress import Progress
+from pipeline.core.resume import ResumeLog, job_key
+from pipeline.core.word_index import WordIndex
 from pipeline.core.wordle import MAX_GUESSES
 from pipeline.kernels.optimal_search import solve_openers
 
@@ -39,7 +42,9 @@ def screen_openers(
 ) -> None:
     """T1 from every opener proven so far; the unproven openers bounded at most T1 are
     dealt out over the parts, and each of this part's is searched below T1 + 1, from an
-    empty memo (so its result does not depend on the split)."""
+    empty memo (so its result does not depend on the split, nor on a resume: each result
+    goes to a resume log as it is found, and a job killed part-way starts again from the
+    openers it finished)."""
     index = words_artifact.read_word_index(words)
     check_built_from(bounds, "words", words)
     table = store.read_bounds(bounds).to_pydict()
@@ -49,28 +54,51 @@ def screen_openers(
     done = {index.word_id(word) for word in totals}
     lower = dict(zip(table["opener_id"], table["second_level_bound"], strict=True))
     mine = deal(contenders(lower, done, limit), part, parts)
-    started = time.process_time()
-    rows, trees = [], []
     cutoff = None if limit is None else limit + 1
+    settings = {"mode": mode, "part": part, "parts": parts, "limit": limit,
+                "max_guesses": max_guesses}  # fmt: skip
+    sources = [words, *patterns, bounds, *sorted(proven)]
+    key = job_key({"settings": settings, "openers": mine, "inputs": sealed_sha256(sources)})
     what = f"{mode} mode, part {part}/{parts}: openers searched"
-    with Progress(what, len(mine), note=f"cutoff {cutoff}") as progress:
-        for result in solve_openers(
-            matrix.full(), index.answer_rows, index.encoded, mine, hard=mode == "hard",
-            max_guesses=max_guesses, cutoff=cutoff, independent=True,
-        ):  # fmt: skip
-            rows += summary_table(result, mode, index.words, MAX_GUESSES).to_pylist()
-            trees += tree_table(result, mode, index.words).to_pylist()
-            progress.advance()
-    proven_here = sum(row["total_guesses"] is not None for row in rows)
-    log.info("%s mode, part %d/%d: %d openers searched below %s (%d proven there), %.1f CPU s",
-             mode, part, parts, len(mine), cutoff, proven_here,
-             time.process_time() - started)  # fmt: skip
-    store.write_part(
-        pa.Table.from_pylist(rows, schema=store.OPENERS_SCHEMA),
-        pa.Table.from_pylist(trees, schema=store.TREES_SCHEMA),
-        (summary, tree),
-        inputs={"words": words, "patterns": patterns[0], "bounds": bounds,
-                **{f"proven_{i:04d}": p for i, p in enumerate(sorted(proven))}},
-        settings={"mode": mode, "part": part, "parts": parts, "limit": limit,
-                  "max_guesses": max_guesses},
-    )  # fmt: skip
+    with ResumeLog(summary, key) as resume:
+        todo = [opener for opener in mine if str(opener) not in resume.done]
+        resumed, started = len(mine) - len(todo), time.process_time()
+        with Progress(what, len(mine), note=f"cutoff {cutoff}") as progress:
+            progress.advance(resumed)
+            _search(index, matrix.full(), todo, mode, max_guesses, cutoff, resume, progress)
+        found = [resume.done[str(opener)] for opener in mine]
+        rows = [row for summary_rows, _ in found for row in summary_rows]
+        proven_here = sum(row["total_guesses"] is not None for row in rows)
+        log.info("%s: %d below %s (%d proven there), %.1f CPU s, %d more from the resume log",
+                 what, len(todo), cutoff, proven_here, time.process_time() - started,
+                 resumed)  # fmt: skip
+        trees = [tree_row for _, tree_rows in found for tree_row in tree_rows]
+        store.write_part(
+            pa.Table.from_pylist(rows, schema=store.OPENERS_SCHEMA),
+            pa.Table.from_pylist(trees, schema=store.TREES_SCHEMA),
+            (summary, tree),
+            inputs={"words": words, "patterns": patterns[0], "bounds": bounds,
+                    **{f"proven_{i:04d}": p for i, p in enumerate(sorted(proven))}},
+            settings=settings,
+        )  # fmt: skip
+        resume.finish()
+
+
+def _search(  # noqa: PLR0913
+    index: WordIndex,
+    matrix: np.ndarray,
+    openers: list[int],
+    mode: str,
+    max_guesses: int,
+    cutoff: int | None,
+    resume: ResumeLog,
+    progress: Progress,
+) -> None:
+    """Search each opener below the cutoff; log its summary and tree rows as it ends."""
+    for result in solve_openers(
+        matrix, index.answer_rows, index.encoded, openers, hard=mode == "hard",
+        max_guesses=max_guesses, cutoff=cutoff, independent=True,
+    ):  # fmt: skip
+        rows = summary_table(result, mode, index.words, MAX_GUESSES).to_pylist()
+        resume.record(result.opener, [rows, tree_table(result, mode, index.words).to_pylist()])
+        progress.advance()

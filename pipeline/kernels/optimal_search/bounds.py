@@ -250,13 +250,16 @@ def opener_bounds(
     max_guesses: int = MAX_GUESSES,
     cap: int | None = None,
     on_done: Callable[[int], None] | None = None,
+    on_bound: Callable[[int, int, int], None] | None = None,
     deeper: int = 0,
     threads: int = 1,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(partition, second-level) lower bounds of the total of each opener row, INF where
     no tree can win every answer within max_guesses; the second is exact below cap (None:
     everywhere), else some bound >= cap. Inputs as for solve.solve_opener. on_done(1) is
-    called after each opener (a job's progress; the kernel itself reports nothing).
+    called after each opener (a job's progress; the kernel itself reports nothing), and
+    on_bound(opener row, partition, second) before it (a job's resume log), from the
+    thread that bounded it.
     deeper > 0 (with a cap): a second bound below cap is raised a level, splitting at most
     `deeper` second guesses per bucket (see deepen), so that fewer need a search.
     `threads` threads take the next opener as they finish one, each in a context of its
@@ -276,6 +279,8 @@ def opener_bounds(
         partition[i], second[i] = opener_floor(ctx, openers[i], limit)
         if deeper > 0 and second[i] < limit < INF:
             second[i] = deepen(ctx, openers[i], limit, second[i], deeper)
+        if on_bound is not None:
+            on_bound(int(openers[i]), int(partition[i]), int(second[i]))
         if on_done is not None:
             on_done(1)
 
