@@ -18,6 +18,7 @@ from pathlib import Path
 from pipeline.core.files import sha256_file
 
 PACKAGE = "pipeline"
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the folder that holds the package
 
 
 @cache

@@ -200,19 +200,20 @@ def stop(message: str) -> NoReturn:
     raise SystemExit(1)
 
 
-def check_config(config: dict[str, Any], workflow: Any) -> None:
+def check_config(config: dict[str, Any], workflow: Any, schema_file: str | Path) -> None:
     """Complete and check Snakemake's `config` (in place) before the first job; a problem
     stops the run as one line naming the key (Snakemake's own message is a wall).
 
     A source given with --config is one whole entry (whole_source_entries). The user's
     editions are merged over the built-in ones (pipeline.plan.editions); then every value
     is typed and bounded by the schema, which also fills in its defaults; then come the
-    checks across entries; last, the mirror is handed to the fetch jobs.
+    checks across entries; last, the mirror is handed to the fetch jobs. `schema_file` is
+    the workflow's own schema (found beside its Snakefile, also when it runs as a module
+    of another workflow).
     """
     whole_source_entries(config, workflow.config_settings.overwrite_config)
     if problem := duplicate_edition(workflow.configfiles):
         stop(problem)
-    schema_file = os.path.join(workflow.basedir, SCHEMA)
     merge_editions(config, schema_file)
     try:
         # Called from here, validate cannot see the Snakefile's `workflow` (it looks in

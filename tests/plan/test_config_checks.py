@@ -26,7 +26,7 @@ def workflow(overrides: dict[str, Any] | None = None) -> SimpleNamespace:
 def checked_config(tmp_path, given: dict[str, Any]) -> dict[str, Any]:
     """`given` (a config file's values) as the Snakefile has it after its checks."""
     config = json.loads(json.dumps(given))
-    check_config(config, workflow())
+    check_config(config, workflow(), REPO / SCHEMA)
     return config
 
 

@@ -11,7 +11,7 @@ from snakemake.io import IOFile
 
 from pipeline.artifacts import catalog, seal
 from pipeline.artifacts.openers import ranked_words
-from pipeline.plan.config_checks import check_config
+from pipeline.plan.config_checks import SCHEMA, check_config
 from pipeline.plan.inputs import Inputs
 from pipeline.sources.fetch import MIRROR_ENV
 from tests.support.workflow_helpers import EDITION, read_config
@@ -38,7 +38,9 @@ def fixture_plan(built_checkout, monkeypatch) -> Inputs:
     config = read_config(built_checkout)
     settings = SimpleNamespace(overwrite_config={})
     check_config(
-        config, SimpleNamespace(config_settings=settings, configfiles=[], basedir=built_checkout)
+        config,
+        SimpleNamespace(config_settings=settings, configfiles=[]),
+        built_checkout / SCHEMA,
     )
     checkpoints = SimpleNamespace(
         build_word_index=Checkpoint("build_word_index", "words", catalog.WORDS),

@@ -6,7 +6,7 @@ from pipeline.analysis.play_units import needs_optimal, needs_rankings, needs_se
 from pipeline.artifacts import catalog, seal
 from pipeline.artifacts.patterns import MATRICES
 from pipeline.plan import scheduling
-from pipeline.plan.code_version import code_version
+from pipeline.plan.code_version import PACKAGE_ROOT, code_version
 from pipeline.plan.editions import enabled_editions
 from pipeline.plan.inputs import Inputs, sealed
 from pipeline.plan.scheduling import PRIORITIES
@@ -34,8 +34,9 @@ JOB_MESSAGE = "{rule}: {output[0]}"
 
 
 def code(module):
-    """The rule's code version (an unnamed param): see pipeline.plan.code_version."""
-    return code_version(workflow.basedir, module)
+    """The rule's code version (an unnamed param), from the installed package's source
+    (also when this workflow is a module of another): see pipeline.plan.code_version."""
+    return code_version(PACKAGE_ROOT, module)
 
 
 # Threads, priorities and memory: see pipeline.plan.scheduling.
