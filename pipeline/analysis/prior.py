@@ -40,6 +40,9 @@ P_FLOOR = Fraction(1, 1000)  # the repeat rate stays in [P_FLOOR, 1 - P_FLOOR]
 MAX_DENOMINATOR = 1000  # the larger class weight is at most this
 WINDOWS: tuple[Window, ...] = (30, 60, 120, 240, 480, None)
 DEFAULT_WINDOW: Window = 240  # the online choice's first day, before any score exists
+# The backtest scores the days from the one the NYT's answer list became nyt2023's (an
+# archive with no day from then on, as a test's, is scored from its first day).
+BACKTEST_START = dt.date(2023, 7, 1)
 
 
 @dataclass(frozen=True)
@@ -234,13 +237,41 @@ class Backtest:
     online_mean: float
     uniform_mean: float
 
-    def table(self) -> pa.Table:
-        """One row per model: each window, "online" (the model used) and "uniform"."""
+    def table(self, chosen: Window) -> pa.Table:
+        """One row per model: each window, "online" (the model used) and "uniform"; the
+        window the next day's prior uses (`chosen`) is marked."""
         names = [window_label(w) for w in self.scores.windows] + ["online", "uniform"]
         means = [*self.means, self.online_mean, self.uniform_mean]
-        return pa.table(
-            {"model": pa.array(names, pa.string()), "mean_log_likelihood": pa.array(means)}
-        )
+        dates = self.scores.dates
+        return pa.table({
+            "model": pa.array(names, pa.string()),
+            "days": pa.array([len(dates)] * len(names), pa.int32()),
+            "first_day": pa.array([dates[0]] * len(names), pa.date32()),
+            "last_day": pa.array([dates[-1]] * len(names), pa.date32()),
+            "mean_log_likelihood": pa.array(means, pa.float64()),
+            "chosen": pa.array([name == window_label(chosen) for name in names], pa.bool_()),
+        })  # fmt: skip
+
+
+def backtest_start(history: History) -> dt.date:
+    """BACKTEST_START, or the history's first day when it has none from then on."""
+    late = [day for day in history.dates if day >= BACKTEST_START]
+    return BACKTEST_START if late or not history.dates else history.dates[0]
+
+
+def prior_table(prior: Prior, word_ids: Sequence[int]) -> pa.Table:
+    """The prior as prior.parquet's rows (word_ids: each word's, in the prior's order)."""
+    total = int(prior.weights.sum())
+    return pa.table({
+        "day": pa.array([prior.day] * len(prior.words), pa.date32()),
+        "word_id": pa.array(word_ids, pa.int32()),
+        "word": pa.array(prior.words, pa.string()),
+        "class": pa.array(["played" if p else "unplayed" for p in prior.played.tolist()]),
+        "times_played": pa.array(prior.times_played, pa.int32()),
+        "last_played": pa.array(prior.last_played, pa.date32()),
+        "weight": pa.array(prior.weights, pa.int64()),
+        "probability": pa.array(prior.weights / total, pa.float64()),
+    })  # fmt: skip
 
 
 def backtest(

@@ -27,6 +27,7 @@ from pipeline.artifacts import (
     layout,
     openers,
     optimal,
+    prior,
     words,
 )
 from pipeline.artifacts.patterns import INDEX_FILE, chunk_name
@@ -58,6 +59,8 @@ BENCHMARK_HISTORY_SUMMARY = _edition(benchmark_history.SUMMARY_FILE)
 OPTIMAL_OPENERS = _edition(optimal.OPENERS_FILE)
 OPTIMAL_TREES = _edition(optimal.TREES_FILE)
 CROISSANT = _edition(croissant.FILE)  # the edition's tables as Croissant
+HISTORY_PRIOR = _edition(prior.FILE)  # the answers' odds for the day after history.until
+HISTORY_PRIOR_BACKTEST = _edition(prior.BACKTEST_FILE)
 DATAPACKAGE = layout.derived(datapackage.FILE)  # one descriptor for every edition
 DUCKDB_SCHEMA = layout.derived(duckdb_schema.FILE)  # every table as a commented view
 DATASET_CARD = layout.derived(dataset_card.FILE)  # the Hugging Face dataset card
@@ -91,7 +94,8 @@ SEALED_ROOTS = (layout.RAW, layout.DERIVED, layout.WORK)
 EDITION_FILES = (
     WORDS, ENTROPY, PATTERN_DISTRIBUTION, OPENERS, SECOND_GUESSES,
     BENCHMARK_GAMES, BENCHMARK_SUMMARY, SCORE_MODEL, BENCHMARK_HISTORY,
-    BENCHMARK_HISTORY_SUMMARY, OPTIMAL_OPENERS, OPTIMAL_TREES, CROISSANT,
+    BENCHMARK_HISTORY_SUMMARY, OPTIMAL_OPENERS, OPTIMAL_TREES, CROISSANT, HISTORY_PRIOR,
+    HISTORY_PRIOR_BACKTEST,
 )  # fmt: skip
 
 
@@ -197,6 +201,8 @@ def published(edition: str, matrices: Sequence[str]) -> list[str]:
         BENCHMARK_HISTORY_SUMMARY,
         OPTIMAL_OPENERS,
         OPTIMAL_TREES,
+        HISTORY_PRIOR,
+        HISTORY_PRIOR_BACKTEST,
         *[report_item(name) for name in REPORT_ITEMS],
     ]
     return [path.format(edition=edition) for path in files]

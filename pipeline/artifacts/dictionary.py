@@ -26,6 +26,7 @@ from pipeline.artifacts import (
     history,
     openers,
     optimal,
+    prior,
     words,
 )
 from pipeline.artifacts.layout import DERIVED
@@ -63,6 +64,22 @@ TABLES = (
         "`history.until`, shared by the editions (`shared/history.parquet`). It has one "
         "`in_<edition>` column per edition enabled when it was built.",
         history.schema_of(["<edition>"]),
+    ),
+    Table(
+        prior.FILE,
+        "The history prior: how likely each word of the edition's answer list is to be "
+        "the answer on `day`, the day after history.until, as the NYT has drawn them (a "
+        "played word is less likely than an unplayed one, by the repeat rate fitted on the "
+        "days before). One row per answer, in `word_id` order. No other table uses it yet: "
+        "they take every answer as equally likely.",
+        prior.SCHEMA,
+    ),
+    Table(
+        prior.BACKTEST_FILE,
+        "How well the history prior predicted the days played: one row per model (each "
+        "window of days the repeat rate is fitted on, the online choice the prior uses, "
+        "and uniform), each day scored under a prior fitted on the days before it only.",
+        prior.BACKTEST_SCHEMA,
     ),
     Table(
         entropy.ENTROPY_FILE,

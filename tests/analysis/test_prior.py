@@ -153,8 +153,11 @@ def test_the_backtest_scores_the_integer_prior_the_pipeline_uses():
             assert value == pytest.approx(math.log(weight / prior.weights.sum()), abs=1e-12)
     assert result.means == pytest.approx(tuple(scores.log_likelihoods.mean(axis=0)))
     assert result.online[0] == 3
-    assert result.table().column("model").to_pylist() == ["1", "3", "all", "online",
-                                                          "uniform"]  # fmt: skip
+    table = result.table(chosen=3).to_pydict()
+    assert table["model"] == ["1", "3", "all", "online", "uniform"]
+    assert table["chosen"] == [False, True, False, False, False]
+    assert table["days"] == [5] * 5 and table["first_day"][0] == scores.dates[0]
+    assert table["mean_log_likelihood"][-1] == pytest.approx(-math.log(4))
 
 
 def test_the_online_choice_uses_only_earlier_days():

@@ -60,6 +60,7 @@ from pipeline.stages.bound_openers import bound_openers
 from pipeline.stages.build_commonness import build_commonness
 from pipeline.stages.build_datapackage import build_datapackage
 from pipeline.stages.build_history import build_history
+from pipeline.stages.build_prior import build_prior
 from pipeline.stages.build_word_index import build_word_index
 from pipeline.stages.compute_entropy import compute_entropy
 from pipeline.stages.compute_pattern_chunk import compute_pattern_chunk
@@ -384,7 +385,8 @@ class ArtifactSet:
         history = self.root / catalog.HISTORY
         shared = [self.commonness, *([history] if history.is_file() else [])]
         if not history.is_file():  # without dated answers, no history benchmark either
-            played = {"benchmark_history", "benchmark_history_summary", "history-benchmark"}
+            played = {"benchmark_history", "benchmark_history_summary", "history-benchmark",
+                      "prior", "prior_backtest"}  # fmt: skip
             edition = [path for path in edition if Path(path).stem not in played]
         return [*shared, *[self.root / path for path in edition]]
 
@@ -433,6 +435,9 @@ def build_artifact_set(
         history = root / catalog.HISTORY
         build_history(source=raw["history"], words=[words], history=history, editions=[EDITION],
                       until=until)  # fmt: skip
+        build_prior(words=words, history=history, prior=root / catalog.HISTORY_PRIOR.format(
+            edition=EDITION), backtest_file=root / catalog.HISTORY_PRIOR_BACKTEST.format(
+            edition=EDITION))  # fmt: skip
     index = words_artifact.read_word_index(words)
     result = ArtifactSet(root, settings, index.words)
     build_commonness(

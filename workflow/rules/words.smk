@@ -40,3 +40,24 @@ rule build_history:
         "logs/benchmarks/build_history/history.tsv"
     script:
         "../scripts/build_history.py"
+
+
+# The history prior of the edition's answers for the day after history.until (how the
+# NYT has drawn them), and the backtest that chose and checks it.
+rule build_prior:
+    input:
+        words=sealed(catalog.WORDS),
+        history=sealed(catalog.HISTORY),
+    output:
+        prior=sealed(catalog.HISTORY_PRIOR),
+        backtest_file=sealed(catalog.HISTORY_PRIOR_BACKTEST),
+    params:
+        code("pipeline.stages.build_prior"),
+    message:
+        JOB_MESSAGE
+    log:
+        "logs/build_prior/{edition}/prior.log",
+    benchmark:
+        "logs/benchmarks/build_prior/{edition}/prior.tsv"
+    script:
+        "../scripts/build_prior.py"
