@@ -20,6 +20,7 @@ import json
 import os
 import shutil
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 
@@ -42,7 +43,7 @@ from pipeline.commands.assistant.input import (
     TurnError,
     split_turns,
 )
-from pipeline.commands.assistant.text import render
+from pipeline.commands.assistant.text import legend, render
 from pipeline.core.errors import PipelineError, UsageError, one_line
 from pipeline.core.hidden_modules import hide_unused_modules
 
@@ -76,6 +77,13 @@ exit codes: {EXIT_OK} ok; {EXIT_DATA} data missing, damaged or stale, or no allo
 the replies; {EXIT_USAGE} bad command line; {EXIT_INTERRUPT} interrupted. A reader that stops
 early (| head) is no error: what it left unread is dropped quietly ({EXIT_OK}).
 example: {PROG} tarse BYBBG doily BBGBB --top 5"""
+
+
+def _epilog() -> str:
+    """EPILOG after the legend: an answer prints its own columns' part only with --explain,
+    so --help is where the whole of it is always found."""
+    columns = "columns (--explain ends an answer with those it shows): " + legend()
+    return f"{textwrap.fill(columns, 88)}\n{EPILOG}"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -115,7 +123,7 @@ def parser() -> argparse.ArgumentParser:
     result = _Parser(
         prog=PROG,
         description=DESCRIPTION,
-        epilog=EPILOG,
+        epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     result.add_argument(
@@ -145,6 +153,10 @@ def parser() -> argparse.ArgumentParser:
         f"shown as not valued in time ({ONE_SHOT_BUDGET:g}; {TURN_BUDGET:g} a turn of play)",
     )  # fmt: skip
     result.add_argument("--json", action="store_true", help="print one JSON document")
+    result.add_argument(
+        "--explain", action="store_true",
+        help="end the answer with what its columns mean (else one line says this option)",
+    )  # fmt: skip
     result.add_argument("--data", metavar="DIR", help="folder of the built artifacts")
     result.add_argument(
         "--edition", metavar="NAME",
@@ -216,7 +228,7 @@ def one_shot(args: argparse.Namespace) -> int:
         emit(json.dumps(document, indent=2) + "\n")
     else:
         width = shutil.get_terminal_size().columns
-        emit(render(report, args.list_limit, width) + "\n")
+        emit(render(report, args.list_limit, width, explain=args.explain) + "\n")
     return EXIT_OK
 
 

@@ -87,6 +87,12 @@ class PlayedCoverage:
     played: int
     until: str
 
+    @property
+    def missed(self) -> int:
+        """Played days whose answer the list lacks (not in --json: covered and played
+        already say it)."""
+        return self.played - self.covered
+
 
 @dataclass(frozen=True)
 class Report:

@@ -104,6 +104,7 @@ def state_lines(report: Report, list_limit: int, width: int) -> list[str]:
         lines.append(f"not solved in {MAX_GUESSES} guesses")
     if report.count == 1:
         lines.append(f"the answer is {report.remaining[0][0]}")
+        lines += textwrap.wrap(off_list_caveat(report), width=max(width, 20))
     elif report.turns and report.count <= list_limit:
         if weighted:
             words = [f"{w} {100 * p:.1f}%" for w, p in report.remaining]
@@ -115,6 +116,24 @@ def state_lines(report: Report, list_limit: int, width: int) -> list[str]:
     elif report.turns:
         lines.append(f"remaining: more than {list_limit} (--list N shows up to N)")
     return lines
+
+
+def off_list_caveat(report: Report) -> str:
+    """When the list leaves one word: the list has missed the day's answer before, so "the
+    answer is" is no certainty; "" when it never has (or no history.parquet says), and in
+    prior mode or the fallback, whose candidates are every allowed word already."""
+    played = report.played_answers
+    if report.mode == "prior" or report.fallback is not None or not played or not played.missed:
+        return ""
+    word = report.remaining[0][0]
+    where = f"{report.edition}'s answer list" if report.edition else "the answer list"
+    then = f"then the reply to {word} says so"
+    if len(report.turns) < MAX_GUESSES - 1:  # a guess is left after this one
+        then += ", and the advice plays on over every allowed word"
+    return (
+        f"(unless the answer is off {where}, as it was on {played.missed:,} of "
+        f"{played.played:,} played days: {then})"
+    )
 
 
 def _safety(row: Row) -> str:
@@ -163,36 +182,48 @@ def suggestion_lines(report: Report) -> list[str]:
     return lines
 
 
+EXPLAIN_HINT = "(--explain: what the columns mean)"  # in place of the legend, read once
+E_LEGEND = (
+    "from: proven = the optimum after this guess; policy = the exact mean of the "
+    "assistant's own play after it (states of at most 60 candidates solved in full, "
+    "the best of the search's first 10 guesses above), never below the optimum; "
+    "at least: a proven lower bound; wins in 6: every candidate won within six "
+    "guesses, or the share at risk"
+)
+CERTIFIED_LEGEND = "; * certified top opener"
 RATING_LEGEND = (
     "; skill: E given up against the best guess; left, expected: candidates the reply "
     "left and the number the guess was expected to leave; luck: guesses the reply saved "
     "against the expected (negative: unlucky)"
 )
+BITS_LEGEND = "bits: information of the guess over the weighted candidates"
 
 
-def legend(report: Report) -> str:
+def legend(report: Report | None = None) -> str:
+    """What the columns of `report` mean; without a report every column of any answer
+    (--help). The one home of the legend: --explain, --help and play's first turn."""
+    if report is None:
+        return (
+            E_LEGEND + CERTIFIED_LEGEND + RATING_LEGEND
+            + "; in prior mode and the fallback, " + BITS_LEGEND
+        )  # fmt: skip
     rated = RATING_LEGEND if report.turns else ""
     if report.mode == "prior" or report.fallback is not None:
-        return "bits: information of the guess over the weighted candidates"
+        return BITS_LEGEND
     certified = any(row.certified for row in report.suggestions)
-    return (
-        "from: proven = the optimum after this guess; policy = the exact mean of the "
-        "assistant's own play after it (states of at most 60 candidates solved in full, "
-        "the best of the search's first 10 guesses above), never below the optimum; "
-        "at least: a proven lower bound; wins in 6: every candidate won within six "
-        "guesses, or the share at risk" + ("; * certified top opener" if certified else "") + rated
-    )
+    return E_LEGEND + (CERTIFIED_LEGEND if certified else "") + rated
 
 
-def render(report: Report, list_limit: int, width: int) -> str:
-    """The report as plain text, lists wrapped to `width` columns."""
+def render(report: Report, list_limit: int, width: int, explain: bool = False) -> str:
+    """The report as plain text, lists wrapped to `width` columns; the legend only with
+    `explain` (a daily user has read it once), else one line that says how to get it."""
     lines = [edition_line(report), header(report)] if report.edition else [header(report)]
     lines += rating_lines(report.turns)
     lines += summary_lines(report)
     lines += state_lines(report, list_limit, width)
     lines += suggestion_lines(report)
     if report.suggestions or report.turns:
-        lines += textwrap.wrap(legend(report), width=max(width, 20))
+        lines += textwrap.wrap(legend(report), width=max(width, 20)) if explain else [EXPLAIN_HINT]
     for note in report.notes:
         lines += textwrap.wrap("note: " + note, width=max(width, 20))
     return "\n".join(lines)
