@@ -1,4 +1,5 @@
-"""`wordle-pipeline`: commands for users of built artifacts (the rules run stages directly).
+"""`wordle-pipeline`: commands for users of built artifacts (the rules run stages directly):
+`verify`, and `fetch` (a release's artifacts, without building; pipeline.commands.fetch).
 
 A PipelineError (missing or damaged data) or a file that cannot be read or removed is
 printed as one clear line and exits with status 1, a bad command line as one line with
@@ -75,6 +76,9 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="delete altered files (and the descriptor) so the next run rebuilds them",
     )
+    from pipeline.commands import fetch  # its arguments; the command imports the rest
+
+    fetch.register(commands)
     return parser
 
 
