@@ -295,3 +295,39 @@ def proven_openers_html(optimal: pl.DataFrame) -> str:
         ],
         after=after,
     )
+
+
+def prior_backtest_html(backtest: pl.DataFrame, prior: pl.DataFrame) -> str:
+    """The history prior's page: tomorrow's odds in one sentence, then the backtest."""
+    day = prior["day"][0]
+    classes = prior.group_by("class").agg(pl.len().alias("words"), pl.first("weight"))
+    weight = dict(zip(classes["class"], classes["weight"], strict=True))
+    words = dict(zip(classes["class"], classes["words"], strict=True))
+    uniform = backtest.filter(pl.col("model") == "uniform")["mean_log_likelihood"][0]
+    table = backtest.select(
+        pl.col("model"),
+        pl.col("days"),
+        pl.col("mean_log_likelihood").alias("mean log-likelihood"),
+        (pl.col("mean_log_likelihood") - uniform).exp().alias("likelihood per day vs uniform"),
+    )
+    if "played" in weight and "unplayed" in weight:
+        ratio = weight["unplayed"] / weight["played"]
+        odds = (f"{words['unplayed']:,} words not played yet, each {ratio:.1f}x as likely as "
+                f"each of the {words['played']:,} played (weights {weight['unplayed']} and "
+                f"{weight['played']})")  # fmt: skip
+    else:
+        odds = "every word equally likely (no played word, or every word played)"
+    first, last = backtest["first_day"][0], backtest["last_day"][0]
+    return html_page(
+        table,
+        f"Odds for {day}: the answers as the NYT draws them",
+        intro=(
+            f"On {day}: {odds}. Below, each model's mean log-likelihood of the day's answer "
+            f"over the {backtest['days'][0]:,} days from {first} to {last} whose answer is "
+            "on the list, each day under a prior fitted on the days before it only; the "
+            "highlighted window is the one the prior uses (the best so far). No other table "
+            "uses the prior yet."
+        ),
+        formats={"mean log-likelihood": "{:.5f}", "likelihood per day vs uniform": "{:.3f}"},
+        highlight=backtest["chosen"].to_list(),
+    )

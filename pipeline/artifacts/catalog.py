@@ -167,6 +167,12 @@ REPORT_ITEMS = {
         "category": "Benchmark",
         "label": "3. The days the NYT played, per year (plot)",
     },
+    "prior-backtest": {
+        "kind": "table",
+        "inputs": [HISTORY_PRIOR_BACKTEST, HISTORY_PRIOR],
+        "category": "Odds",
+        "label": "1. Today's odds and their backtest (table)",
+    },
 }
 
 

@@ -17,6 +17,7 @@ from pipeline.artifacts import (
     openers,
     optimal,
     plots,
+    prior,
 )
 from pipeline.artifacts import parquet as parquet_io
 from pipeline.core.errors import PipelineError
@@ -31,6 +32,8 @@ SCHEMAS = {
     commonness.FILE: commonness.SCHEMA,
     openers.OPENERS_FILE: openers.OPENERS_SCHEMA,
     optimal.OPENERS_FILE: optimal.OPENERS_SCHEMA,
+    prior.FILE: prior.SCHEMA,
+    prior.BACKTEST_FILE: prior.BACKTEST_SCHEMA,
 }
 # item -> the function of pipeline.analysis.figures that draws it; that module (and
 # matplotlib, about 0.9 s of CPU to import) is loaded only by the jobs that draw
@@ -45,6 +48,7 @@ TABLES: dict[str, Callable[..., str]] = {
     "benchmark-summary": report_tables.benchmark_summary_html,
     "top-openers": report_tables.top_openers_html,
     "proven-openers": report_tables.proven_openers_html,
+    "prior-backtest": report_tables.prior_backtest_html,
 }
 
 

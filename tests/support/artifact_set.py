@@ -386,7 +386,7 @@ class ArtifactSet:
         shared = [self.commonness, *([history] if history.is_file() else [])]
         if not history.is_file():  # without dated answers, no history benchmark either
             played = {"benchmark_history", "benchmark_history_summary", "history-benchmark",
-                      "prior", "prior_backtest"}  # fmt: skip
+                      "prior", "prior_backtest", "prior-backtest"}  # fmt: skip
             edition = [path for path in edition if Path(path).stem not in played]
         return [*shared, *[self.root / path for path in edition]]
 

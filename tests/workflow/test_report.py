@@ -54,6 +54,7 @@ EXPECTED = {
         "4. Information vs",
     ),
     f"data/derived/{EDITION}/plots/score-model.png": ("img", "Uncertainty map", "1. Guesses left"),
+    f"data/derived/{EDITION}/tables/prior-backtest.html": ("iframe", "Odds", "1. Today's odds"),
     "data/derived/tables/editions.html": ("iframe", "Editions", "The editions side by side"),
 }
 TABLES = [path for path, (tag, _, _) in EXPECTED.items() if tag == "iframe"]
