@@ -140,13 +140,20 @@ def read_seal(path: str | Path) -> Seal:
 
 
 def problem(
-    path: str | Path, *, check_inputs: bool = True, absent_inputs_are_stale: bool = False
+    path: str | Path,
+    *,
+    check_inputs: bool = True,
+    absent_inputs_are_stale: bool = False,
+    intermediate: str | Path | None = None,
 ) -> str | None:
     """Why `path` must not be used (missing, unsealed, damaged, stale), or None.
 
     An input that is absent is skipped (a downloaded copy has no data/raw), unless
     `absent_inputs_are_stale`: inside a working directory it means the input was deleted
-    and will be rebuilt, so what was built from it must be rebuilt too.
+    and will be rebuilt, so what was built from it must be rebuilt too. An absent input
+    under the folder `intermediate` (data/work) is skipped even then: a work file is
+    built again, byte for byte, only when a job needs it again, and what was built from
+    it is intact (moving that aside made a targeted run rebuild nothing it moved).
     """
     path = Path(path)
     if not path.is_file():
@@ -164,7 +171,11 @@ def problem(
     if check_inputs:
         for role, entry in seal.inputs.items():
             source = path.parent / entry["path"]
-            if absent_inputs_are_stale and not source.is_file():
+            if (
+                absent_inputs_are_stale
+                and not source.is_file()
+                and not _inside(source, intermediate)
+            ):
                 return f"{path}: stale (its {role} input {source} is missing); {REBUILD_HINT}"
             if source.is_file() and sha256_file(source) != entry["sha256"]:
                 return (
@@ -172,6 +183,12 @@ def problem(
                     f"its {role} input); {REBUILD_HINT}"
                 )
     return None
+
+
+def _inside(path: Path, folder: str | Path | None) -> bool:
+    if folder is None:
+        return False
+    return Path(os.path.abspath(path)).is_relative_to(os.path.abspath(folder))
 
 
 def verify(path: str | Path, *, check_inputs: bool = True) -> Seal:

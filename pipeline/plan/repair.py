@@ -9,6 +9,8 @@ lost: the bad file is kept for inspection, outside the published folder, so `ver
 passes on the rebuilt one.
 Snakemake offers a Snakefile no sanctioned way to force a rule, and a damaged file has no
 use, so moving it is the honest repair. A dry run only names what a run would move.
+A deleted work file (data/work) moves nothing: what was built from it is intact, and
+Snakemake builds it again, with the same bytes, when a job needs it.
 """
 
 from __future__ import annotations
@@ -141,7 +143,7 @@ def find_damaged(
     """
     problems: dict[str, str] = {}
     for artifact in sealed_files(sealed_roots):
-        trouble = seal.problem(artifact, absent_inputs_are_stale=True)
+        trouble = seal.problem(artifact, absent_inputs_are_stale=True, intermediate=layout.WORK)
         if trouble:
             problems[artifact.as_posix()] = trouble
     for artifact in map(Path, expected):

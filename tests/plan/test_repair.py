@@ -42,3 +42,21 @@ def test_damaged_files_go_to_data_repair_with_their_seals_never_overwritten(tmp_
     assert quarantine(built) == first.with_name("words.parquet.2")
     assert first.with_name("words.parquet.2").read_bytes() == b"damaged again"
     assert first.read_bytes() == b"words"
+
+
+def test_a_deleted_work_file_moves_nothing_a_deleted_artifact_its_dependents(tmp_path, monkeypatch):
+    """What a targeted run met: one work file deleted moved every artifact built from it
+    aside, and the run rebuilt none of them. Now the intact artifacts stay; a deleted
+    artifact still takes what was built from it along (Snakemake rebuilds both)."""
+    monkeypatch.chdir(tmp_path)
+    part = sealed_file(Path("data/work/tiny/games/a.parquet"), b"games")
+    games = sealed_file(Path("data/derived/tiny/benchmark_games.parquet"), b"all", part_0=part)
+    package = sealed_file(Path("data/derived/datapackage.json"), b"{}", games=games)
+    roots = ["data/work", "data/derived"]
+    part.unlink()
+    assert repair(dry_run=False, expected=[], sealed_roots=roots) == []
+    assert games.is_file() and package.is_file()
+    games.unlink()
+    lines = repair(dry_run=False, expected=[], sealed_roots=roots)
+    assert len(lines) == 1 and "data/derived/datapackage.json: stale" in lines[0]
+    assert not package.exists()
