@@ -84,16 +84,22 @@ class UserWideLocator(_WholeSourceStamp, caching.UserWideCacheLocator):
     """In numba's per-user cache, when the package is read-only."""
 
 
-_warned: list[str] = []  # the damaged cache file already named in this process, if any
+_warned: list[str] = []  # the cache file already named in this process, if any
 
 
 def _warn_damaged(path: str, error: Exception) -> None:
+    _warn_once(path, f"is damaged ({_reason(error)}); recompiling")
+
+
+def _warn_once(path: str, what: str) -> None:
+    """One warning line per process, whatever goes wrong with the cache how often."""
     if not _warned:
         _warned.append(path)
-        reason = f"{type(error).__name__}: {error}".splitlines()[0][:120]
-        sys.stderr.write(
-            f"warning: compiled-kernel cache file {path} is damaged ({reason}); recompiling\n"
-        )
+        sys.stderr.write(f"warning: compiled-kernel cache file {path} {what}\n")
+
+
+def _reason(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}".splitlines()[0][:120]
 
 
 class CheckedCacheFile(caching.IndexDataCacheFile):
@@ -118,6 +124,14 @@ class CheckedCacheFile(caching.IndexDataCacheFile):
         except Exception as error:  # noqa: BLE001
             _warn_damaged(self._data_path(name), error)
             raise OSError(f"damaged cache file {name}") from error  # load(): no entry
+
+    def save(self, key: object, data: object) -> None:
+        """A full disk, a file size limit or a read-only folder: the kernel runs compiled
+        but uncached, with one warning, instead of ending the command in a traceback."""
+        try:
+            super().save(key, data)
+        except OSError as error:
+            _warn_once(self._index_path, f"cannot be written ({_reason(error)}); not cached")
 
 
 def _install() -> None:

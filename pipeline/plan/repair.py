@@ -84,8 +84,23 @@ def repair(
         if dry_run:
             lines.append(f"wordle: {problem}: a run without -n moves it to {quarantined(path)}")
         else:
-            lines.append(f"wordle: {problem}: moved to {quarantine(path)}, rebuilding it")
+            lines.append(f"wordle: {problem}: moved to {_moved_aside(path)}, rebuilding it")
     return lines
+
+
+def _moved_aside(path: str) -> Path:
+    """quarantine(path), or a one-line ArtifactError when the data folder cannot be
+    changed (read-only, full): the run stops before its first job, and nothing of
+    `path` is lost (a move that failed leaves it where it was)."""
+    try:
+        return quarantine(path)
+    except OSError as error:
+        why = error.strerror or type(error).__name__
+        raise ArtifactError(
+            f"wordle: {path} must be rebuilt, but cannot be moved aside to "
+            f"{quarantined(path)} ({why}); make data/ writable, or run in a writable "
+            "copy of the checkout"
+        ) from error
 
 
 def to_move(sealed_roots: Iterable[str | Path], expected: Iterable[str | Path]) -> dict[str, str]:
