@@ -10,11 +10,13 @@ afresh; a last line cut by the kill is dropped. Each unit's result depends on th
 alone, so the output built from the log's units and the new ones, in the job's own
 order, has the bytes of an uncut run. The job removes its log once the output is
 sealed; the log is not an artifact (no seal, never published, never trusted by a
-reader).
+reader). A log that cannot be written (a full disk, a read-only folder) is one warning,
+and the job goes on without it: the output's own write then says what is wrong.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -66,7 +68,7 @@ class ResumeLog:
         self.resumed = len(self.done)  # units read from an earlier run's log
         self.lock = threading.Lock()
         self.synced = time.monotonic()
-        self.file: TextIO = self._reopen()
+        self.file: TextIO | None = self._open()
 
     def _read(self) -> dict[str, Any]:
         """The units of a log with this job's key; {} for none, another key or a log that
@@ -89,10 +91,27 @@ class ResumeLog:
             done[str(unit)] = result
         return done
 
+    def _open(self) -> TextIO | None:
+        """_reopen(), or None (one warning) where the log cannot be written."""
+        try:
+            return self._reopen()
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                self._temporary().unlink(missing_ok=True)
+            self._cannot_write(error)
+            return None
+
+    def _temporary(self) -> Path:
+        return self.path.with_name(self.path.name + ".tmp")
+
+    def _cannot_write(self, error: OSError) -> None:
+        why = error.strerror or type(error).__name__
+        log.warning("%s: cannot be written (%s); this job goes on without it", self.path, why)
+
     def _reopen(self) -> TextIO:
         """The log rewritten with its good units (a cut line dropped), open to append."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_name(self.path.name + ".tmp")
+        temporary = self._temporary()
         with temporary.open("w", encoding="utf-8") as out:
             out.write(json.dumps({"key": self.key}) + "\n")
             for unit, result in self.done.items():
@@ -107,19 +126,32 @@ class ResumeLog:
         line = json.dumps([str(unit), result]) + "\n"
         with self.lock:
             self.done[str(unit)] = result
-            self.file.write(line)
-            self.file.flush()
-            if time.monotonic() - self.synced >= SYNC_INTERVAL:
-                os.fsync(self.file.fileno())
-                self.synced = time.monotonic()
+            if self.file is None:
+                return
+            try:
+                self.file.write(line)
+                self.file.flush()
+                if time.monotonic() - self.synced >= SYNC_INTERVAL:
+                    os.fsync(self.file.fileno())
+                    self.synced = time.monotonic()
+            except OSError as error:  # the disk filled: no more checkpoints
+                self._cannot_write(error)
+                self._close()
+
+    def _close(self) -> None:
+        if self.file is not None:
+            with contextlib.suppress(OSError):  # a cut last line is dropped when read
+                self.file.close()
+            self.file = None
 
     def finish(self) -> None:
         """The output is sealed: the log has served."""
-        self.file.close()
-        self.path.unlink(missing_ok=True)
+        self._close()
+        with contextlib.suppress(OSError):  # a log left behind is another run's to drop
+            self.path.unlink(missing_ok=True)
 
     def __enter__(self) -> ResumeLog:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.file.close()  # kept on failure: the next run resumes from it
+        self._close()  # kept on failure: the next run resumes from it

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import sys
@@ -154,6 +155,19 @@ def unsolved_mode(config: Mapping[str, Any]) -> str | None:
     return None
 
 
+def unreal_until(config: Mapping[str, Any]) -> str | None:
+    """history.until that has the schema's shape but is no day (2026-02-30): the one line
+    naming it, or None (else the history's and the prior's jobs stop on it, after the
+    downloads). Whether the history holds that day is its jobs' check: only they read it."""
+    until = config["history"]["until"]
+    try:
+        if until:
+            dt.date.fromisoformat(until)
+    except ValueError:
+        return f"config: history.until: {until!r} is not a day (YYYY-MM-DD, a real date)"
+    return None
+
+
 def duplicate_label(config: Mapping[str, Any]) -> str | None:
     """Two solver strategies under one label (a check across entries, which the schema
     cannot make): the one line naming the second, or None."""
@@ -222,6 +236,11 @@ def check_config(config: dict[str, Any], workflow: Any, schema_file: str | Path)
             validate(config, schema_file)
     except WorkflowError as error:
         stop(config_problem(config, schema_file, shown=SCHEMA) or " ".join(str(error).split()))
-    if problem := duplicate_label(config) or unsolved_mode(config) or edition_problem(config):
+    if problem := (
+        duplicate_label(config)
+        or unsolved_mode(config)
+        or edition_problem(config)
+        or unreal_until(config)
+    ):
         stop(problem)
     export_mirror(config["mirror"])

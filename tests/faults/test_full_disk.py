@@ -207,3 +207,33 @@ def test_compiled_kernels_that_cannot_be_saved_run_uncached_with_one_warning_at_
     assert result.returncode == 0
     assert json.loads(result.stdout) == [[242, 81, 6], [1, 242, 0], [6, 0, 242]]
     assert len(result.stderr.splitlines()) <= 1
+
+
+# A long job's resume log (pipeline.core.resume) on a disk that takes no more of it: the
+# job records 200 units of 1 kB; the log may grow to `limit` bytes.
+RESUMED_JOB = """
+import sys
+from pipeline.core.resume import ResumeLog
+log = ResumeLog(sys.argv[1], "key")
+for unit in range(200):
+    log.record(unit, "x" * 1000)
+log.finish()
+print(len(log.done))
+"""
+
+
+@pytest.mark.parametrize("limit", [16, 50_000], ids=["at-open", "mid-way"])
+def test_a_resume_log_that_cannot_be_written_is_one_warning_and_the_job_goes_on(tmp_path, limit):
+    output = tmp_path / "part.parquet"
+    result = subprocess.run(
+        [sys.executable, "-c", RESUMED_JOB, str(output)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        preexec_fn=file_size_limit(limit),
+    )
+    assert (result.returncode, result.stdout) == (0, "200\n"), result.stderr
+    assert result.stderr.splitlines() == [
+        f"{output}.resume.jsonl: cannot be written (File too large); this job goes on without it"
+    ]
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no log, no temporary file

@@ -14,6 +14,7 @@ import yaml
 from pipeline.artifacts import catalog
 from pipeline.plan.config_checks import SCHEMA, check_config
 from pipeline.plan.inputs import Inputs
+from tests.support.bad_inputs import UNTIL_CASES
 from tests.support.fixtures import REPO
 
 
@@ -54,6 +55,17 @@ def test_a_bad_config_stops_as_one_line_naming_the_key(tmp_path, capsys, given, 
     message = capsys.readouterr().err.splitlines()
     assert message[0].startswith(line)
     assert len(message) <= 2 and all(not m.startswith("Traceback") for m in message)
+
+
+@pytest.mark.parametrize("until", list(UNTIL_CASES))
+def test_a_history_until_that_is_no_day_stops_as_one_line(tmp_path, capsys, until):
+    with pytest.raises(SystemExit) as stopped:
+        checked_config(tmp_path, {"history": {"until": until}})
+    assert stopped.value.code == 1
+    message = capsys.readouterr().err.splitlines()
+    assert message[0].startswith(UNTIL_CASES[until]), message
+    assert all(line.startswith("hint: until: ") for line in message[1:]), message  # schema's
+    assert len(message) <= 2
 
 
 def test_history_until_only_for_an_edition_whose_answers_include_the_history(tmp_path):

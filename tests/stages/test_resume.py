@@ -1,10 +1,12 @@
-"""A bound or screen job killed part-way (a real SIGKILL, as the memory limit sends)
-resumes from its resume log: only the openers it had not finished are computed again,
-and its output has the bytes of an uncut run (pipeline.core.resume)."""
+"""A bound or screen job killed part-way (a real SIGKILL, as the memory limit sends, or
+a SIGTERM, as a scheduler sends at the end of a job's time) resumes from its resume log:
+only the openers it had not finished are computed again, and its output has the bytes of
+an uncut run (pipeline.core.resume)."""
 
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -16,19 +18,20 @@ from pipeline.stages.bound_openers import bound_openers
 from pipeline.stages.screen_openers import screen_openers
 from tests.support.artifact_set import ArtifactSet, optimal_jobs, shared_artifact_set
 
-# The child runs one stage and kills itself with SIGKILL right after its K-th unit is
-# logged: a kill from outside, at a known point of a real job.
+# The child runs one stage and sends itself the signal argv[4] right after its K-th unit
+# is logged: a kill from outside, at a known point of a real job.
 KILLED_CHILD = """
 import json, os, signal, sys
 from pathlib import Path
 from pipeline.core import resume
 from pipeline.stages import bound_openers, screen_openers
 stage, arguments, after = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
+kill = signal.Signals[sys.argv[4]]
 record = resume.ResumeLog.record
 def record_then_die(self, unit, result):
     record(self, unit, result)
     if len(self.done) - self.resumed >= after:
-        os.kill(os.getpid(), signal.SIGKILL)
+        os.kill(os.getpid(), kill)
 resume.ResumeLog.record = record_then_die
 function = {"bound": bound_openers.bound_openers, "screen": screen_openers.screen_openers}[stage]
 for name in ("words", "bounds", "summary", "tree"):
@@ -82,9 +85,11 @@ def run(stage: str, arguments: dict) -> None:
     {"bound": bound_openers, "screen": screen_openers}[stage](**given)
 
 
-def kill_after(stage: str, arguments: dict, units: int) -> subprocess.CompletedProcess:
+def kill_after(
+    stage: str, arguments: dict, units: int, kill: signal.Signals
+) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-c", KILLED_CHILD, stage, json.dumps(arguments), str(units)],
+        [sys.executable, "-c", KILLED_CHILD, stage, json.dumps(arguments), str(units), kill.name],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
 
@@ -99,9 +104,10 @@ def units_computed(monkeypatch, stage: str, arguments: dict) -> int:
     return len(computed)
 
 
+@pytest.mark.parametrize("kill", [signal.SIGKILL, signal.SIGTERM], ids=lambda s: s.name)
 @pytest.mark.parametrize(("stage", "output"), [("bound", "bounds"), ("screen", "summary")])
 def test_a_killed_job_resumes_and_writes_the_uncut_bytes(
-    artifacts, tmp_path, monkeypatch, stage, output
+    artifacts, tmp_path, monkeypatch, stage, output, kill
 ):
     arguments = {"bound": bound_arguments, "screen": screen_arguments}[stage]
     uncut_args = arguments(artifacts, tmp_path / "uncut")
@@ -110,8 +116,8 @@ def test_a_killed_job_resumes_and_writes_the_uncut_bytes(
     assert total >= 3, "the job needs work to cut"
     monkeypatch.undo()
 
-    child = kill_after(stage, cut_args, 2)
-    assert child.returncode == -9, child.stderr
+    child = kill_after(stage, cut_args, 2, kill)
+    assert child.returncode == -kill, child.stderr
     out = Path(cut_args[output])
     assert not out.exists(), "a killed job leaves no output to trust"
     assert len(resume_path(out).read_text().splitlines()) == 1 + 2  # key, 2 units

@@ -3,6 +3,10 @@
 Each case is (content, expected line or None, fragment of the message). The tests run
 them through the real commands: tests/core/test_bad_input.py through each rule's script,
 tests/workflow/test_bad_input.py through snakemake, wordle-pipeline and wordle-assist.
+The newer surfaces have their own cases here too: BUNDLE_CASES (tests.support.bad_bundles,
+release bundles `wordle-pipeline fetch` refuses: tests/commands/test_fetch.py),
+UNTIL_CASES (the prior's day, history.until: tests/plan/test_config_checks.py) and
+CONSUMER_CONFIG_CASES (a module consumer's config: tests/workflow/test_module.py).
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from tests.support.bad_bundles import BUNDLE_CASES as BUNDLE_CASES  # in the catalogue
 from tests.support.servers import DAMAGES, MEMBER, damaged_zip, zip_bytes
 
 GOOD_ALLOWED = b"cigar\nrebut\nsissy\nhumph\n"
@@ -190,3 +195,20 @@ def assert_logged_once(log: Path, message: str) -> None:
 def files_under(folder: Path) -> list[Path]:
     """Every file under `folder` (a temporary file left behind counts too)."""
     return sorted(path for path in folder.rglob("*") if path.is_file()) if folder.exists() else []
+
+
+# The day the prior is for follows history.until: value -> the one line (the start of it)
+# the config check stops with, before any job.
+UNTIL_CASES: dict[str, str] = {
+    "2026-02-30": "config: history.until: '2026-02-30' is not a day (YYYY-MM-DD, a real date)",
+    "2026-13-01": "config: history.until: '2026-13-01' is not a day",
+    "2026-1-01": "config: history.until: ",  # the schema's pattern
+    "yesterday": "config: history.until: ",
+}
+# A module consumer's own config file, merged over the workflow's: (keys of the consumer's
+# config, the start of the one line the consumer's run stops with).
+CONSUMER_CONFIG_CASES: dict[str, tuple[dict, str]] = {
+    "a bad value": ({"optimal": {"top": "many"}}, "config: optimal.top: 'many'"),
+    "an unknown key": ({"optimal": {"tpo": 3}}, "config: optimal.tpo: unknown key"),
+    "no such day": ({"history": {"until": "2026-02-30"}}, UNTIL_CASES["2026-02-30"]),
+}

@@ -8,8 +8,10 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 
+from tests.support.bad_inputs import CONSUMER_CONFIG_CASES
 from tests.support.fixtures import REPO, write_fixture_mirror
 from tests.support.workflow_helpers import (
     FIXTURE_CONFIG,
@@ -65,11 +67,15 @@ def test_a_consumer_builds_the_projects_bytes_into_its_own_folder(built_checkout
     assert "Nothing to be done" in again.stdout, again.stdout[-2000:]
 
 
-def test_a_bad_key_in_a_consumers_config_is_one_line(tmp_path):
-    config = {**FIXTURE_CONFIG, "optimal": {**FIXTURE_CONFIG["optimal"], "top": "many"}}
+@pytest.mark.parametrize("case", list(CONSUMER_CONFIG_CASES))
+def test_a_bad_key_in_a_consumers_config_is_one_line(tmp_path, case):
+    keys, start = CONSUMER_CONFIG_CASES[case]
+    config = {**FIXTURE_CONFIG}
+    for section, values in keys.items():
+        config[section] = {**FIXTURE_CONFIG.get(section, {}), **values}
     consumer = make_consumer(tmp_path / "consumer", config)
     result = run_consumer(consumer, "--dry-run")
     assert result.returncode == 1
     lines = [line for line in result.stderr.splitlines() if line.startswith("config:")]
-    assert lines == [lines[0]] and lines[0].startswith("config: optimal.top: 'many'"), result.stderr
+    assert lines == [lines[0]] and lines[0].startswith(start), result.stderr
     assert "Traceback" not in result.stderr
