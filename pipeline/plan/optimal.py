@@ -23,8 +23,11 @@ from pipeline.plan.editions import edition_settings
 
 def optimal_plan(config: Mapping[str, Any], edition: str) -> OptimalPlan:
     """The edition's optimal settings (its own values of top, certify and openers over
-    config `optimal`), resolved."""
-    return OptimalPlan.of(edition_settings(config, edition, "optimal"))
+    config `optimal`), resolved; optimal.certify_all certifies every edition."""
+    settings = edition_settings(config, edition, "optimal")
+    if settings.get("certify_all"):
+        settings["certify"] = True
+    return OptimalPlan.of(settings)
 
 
 def first_jobs(plan: OptimalPlan, openers: str | Path) -> list[tuple[str, str]]:

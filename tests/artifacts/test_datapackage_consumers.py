@@ -99,6 +99,26 @@ def test_the_dataset_card_parses_as_the_hub_reads_it(package):
     assert any(r["path"] == "README.md" for r in descriptor["resources"])
 
 
+def test_the_dataset_card_says_which_top_lists_are_certified(package):
+    """One line per edition and mode, from its optimal_openers table: the fixture certifies
+    its top list in both modes (optimal.top of the artifact set), over every allowed word."""
+    import polars as pl
+
+    card = (package.parent / "README.md").read_text()
+    section = card.split("## Proven-optimal openers\n\n", 1)[1].split("\n\n", 1)[0]
+    table = pl.read_parquet(package.parent / EDITION / "optimal_openers.parquet")
+    expected = []
+    for mode in ("hard", "normal"):
+        rows = table.filter(pl.col("mode") == mode)
+        top = rows["in_top"].sum()
+        assert top >= 1 and rows.height == table["opener"].n_unique()  # every word, certified
+        expected.append(
+            f"- `{EDITION}`, {mode} mode: certified: its top {top:,} proven over all "
+            f"{rows.height:,} openers"
+        )
+    assert section.splitlines() == expected
+
+
 def test_croissant_validates_and_loads_every_record_set(package):
     """mlcroissant finds no error; every table of the edition (and its allowed list's
     commonness) is a record set whose records are the file's rows, each field with the

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import yaml
+from snakemake.utils import update_config
 
+from pipeline.plan.config_checks import SCHEMA, check_config
+from pipeline.plan.optimal import optimal_plan
 from tests.support.fixtures import REPO
 
 WORKFLOW = REPO / ".github" / "workflows" / "artifacts.yml"
@@ -67,3 +72,39 @@ def test_workflow_runs_the_publishing_script_step_by_step():
     release = jobs["release"]
     assert release["if"] == "startsWith(github.ref, 'refs/tags/v')"
     assert "gh release upload" in yaml.safe_dump(release["steps"])
+
+
+def release_config_files(job_steps: list[dict], step: str) -> list[str]:
+    """The config files a publish step of the artifacts job gives Snakemake."""
+    run = next(
+        s["run"] for s in job_steps if s.get("run", "").startswith(f"python3 .ci/publish.py {step}")
+    )
+    snakemake_args = shlex.split(shlex.split(run.split("--snakemake-args", 1)[1])[0])
+    assert snakemake_args[0] == "--configfile", run
+    return snakemake_args[1:]
+
+
+def checked_plans(files: list[str]) -> dict[str, bool]:
+    """Edition -> whether it certifies, for the config these files give (merged in order, as
+    Snakemake does), completed and checked as the Snakefile does."""
+    config: dict = {}
+    for name in files:
+        update_config(config, yaml.safe_load((REPO / name).read_text()))
+    settings = SimpleNamespace(overwrite_config={})
+    workflow = SimpleNamespace(config_settings=settings, configfiles=[], basedir=str(REPO))
+    check_config(config, workflow, REPO / SCHEMA)
+    enabled = [name for name, entry in config["editions"].items() if entry["enabled"]]
+    return {edition: optimal_plan(config, edition).certify for edition in enabled}
+
+
+def test_what_a_release_publishes_is_certified_for_every_edition():
+    """Issue 62: the artifacts job certifies every default edition in both modes, whatever
+    the default run does; its report step sees the same config (so it rebuilds nothing)."""
+    steps = yaml.safe_load(WORKFLOW.read_text())["jobs"]["artifacts"]["steps"]
+    files = release_config_files(steps, "pipeline")
+    assert release_config_files(steps, "report") == files
+    assert files[0] == "config.yaml"
+    default = checked_plans(["config.yaml"])
+    assert default["nyt2023"] is False  # the default run does not certify it (its cost)
+    released = checked_plans(files)
+    assert released.keys() == default.keys() and all(released.values()), released
