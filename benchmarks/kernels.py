@@ -13,7 +13,7 @@ from benchmarks.baselines import (
     second_guesses_numpy,
     square_entropies_numpy,
 )
-from pipeline.analysis.openers import answer_second_guesses
+from pipeline.analysis.openers.two_step import answer_second_guesses
 from pipeline.artifacts.commonness import read_p_common
 from pipeline.artifacts.patterns import read_pattern_matrix
 from pipeline.artifacts.words import read_word_index

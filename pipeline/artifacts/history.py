@@ -47,7 +47,7 @@ def schema_of(editions: list[str]) -> pa.Schema:
 def write_history(
     table: pa.Table, path: str | Path, *, inputs: Mapping[str, Path], until: str
 ) -> None:
-    """Write the table of pipeline.analysis.history.history_table."""
+    """Write the table of pipeline.analysis.history.archive.history_table."""
     editions = editions_of(table)
     settings = {"until": until, "editions": editions}
     parquet.write_table(table, path, schema=schema_of(editions), inputs=inputs, settings=settings)

@@ -1,6 +1,6 @@
 """`prior.parquet` and `prior_backtest.parquet`: how likely each word of an edition's
 answer list is to be the next day's answer, as the NYT has drawn them (the history prior
-of pipeline.analysis.prior), and the backtest that fitted and checks it.
+of pipeline.analysis.history.prior), and the backtest that fitted and checks it.
 
 The prior is for one day, the day after the last one of history.parquet (history.until):
 weights are exact integers, one per word by its class (played before that day or not).

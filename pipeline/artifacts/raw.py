@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from pipeline.analysis.word_lists import WordList, parse_word_list
+from pipeline.analysis.words.word_lists import WordList, parse_word_list
 from pipeline.artifacts import seal
 from pipeline.core.errors import ArtifactError
 from pipeline.core.files import write_bytes_atomic

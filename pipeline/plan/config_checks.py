@@ -29,7 +29,7 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from pipeline.analysis.play_units import OPTIMAL_MODES
+from pipeline.analysis.benchmark.units import OPTIMAL_MODES
 from pipeline.plan.editions import duplicate_edition, edition_problem, merge_editions
 from pipeline.sources.fetch import MIRROR_ENV, resolve_mirror
 

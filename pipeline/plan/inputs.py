@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from pipeline.analysis.play_units import needs_optimal, play_units
+from pipeline.analysis.benchmark.units import needs_optimal, play_units
 from pipeline.artifacts import catalog, seal
 from pipeline.artifacts.datapackage import published_config
 from pipeline.artifacts.patterns import chunk_count

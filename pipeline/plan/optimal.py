@@ -1,6 +1,6 @@
 """The job plan of the optimal stage: which solve_optimal and screen jobs an edition runs.
 
-The settings are resolved once, into analysis.optimal_plan.OptimalPlan; this module adds
+The settings are resolved once, into analysis.optimal.edition_plan.OptimalPlan; this module adds
 the files the plan is read from (the answers-mode ranking, each mode's merged bounds),
 so that the Snakefile's input functions and the tests' artifact set
 (tests/support/artifact_set.py) choose the same jobs.
@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pipeline.analysis.optimal_plan import OptimalPlan
+from pipeline.analysis.optimal.edition_plan import OptimalPlan
 from pipeline.artifacts.openers import ranked_words
 from pipeline.artifacts.optimal import bounds_cap, read_bounds
 from pipeline.core.errors import PipelineError

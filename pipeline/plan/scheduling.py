@@ -6,8 +6,8 @@ jobs), the ranking and the second-guess merge read from them, and the solver uni
 wait for those. The entropy map and the prior-opener ranking, which waits for it, run
 beside the parts and go first, so that the prior part is never the last. Of the solver
 units, those on that chain and the long one that is not (commonness) start before the
-others (see play_units.starts_first), never before a part; every other job fills the
-cores left over. A bound part of the optimal stage uses every core (max_threads): the
+others (see analysis.benchmark.units.starts_first), never before a part; every other job
+fills the cores left over. A bound part of the optimal stage uses every core (max_threads): the
 parts of one mode cost twice those of the other, so with one core each the last part of
 the pass ran alone for minutes.
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pipeline.analysis.play_units import starts_first
+from pipeline.analysis.benchmark.units import starts_first
 from pipeline.artifacts.patterns import MATRICES
 from pipeline.core.word_index import WordIndex
 from pipeline.core.wordle import pattern_dtype

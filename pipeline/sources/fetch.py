@@ -32,7 +32,8 @@ log = logging.getLogger(__name__)
 
 Check = Callable[[bytes, str], object]
 """Checks a source's bytes, given the name of the file they were read from; raises an
-InputError naming that file and line (for example pipeline.analysis.word_lists.parse_word_list)."""
+InputError naming that file and line (for example
+pipeline.analysis.words.word_lists.parse_word_list)."""
 
 Warn = Callable[[str], None]
 """Shows a one-line warning (a mirror without the source's copy) to the user."""

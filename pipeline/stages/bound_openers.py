@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from pipeline.analysis.certified_top import deal, stop_total
-from pipeline.analysis.optimal_plan import top_count
+from pipeline.analysis.optimal.certified_top import deal, stop_total
+from pipeline.analysis.optimal.edition_plan import top_count
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact

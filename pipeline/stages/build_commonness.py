@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.analysis.commonness import commonness_table
-from pipeline.analysis.frequency import parse_frequency_counts
-from pipeline.analysis.word_lists import index_words
+from pipeline.analysis.words.commonness import commonness_table
+from pipeline.analysis.words.frequency import parse_frequency_counts
+from pipeline.analysis.words.word_lists import index_words
 from pipeline.artifacts import commonness as commonness_artifact
 from pipeline.artifacts import raw as raw_artifact
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.analysis.history import history_table, parse_history, played
+from pipeline.analysis.history.archive import history_table, parse_history, played
 from pipeline.artifacts import history as history_artifact
 from pipeline.artifacts import raw as raw_artifact
 from pipeline.artifacts import words as words_artifact

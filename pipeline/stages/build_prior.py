@@ -6,8 +6,8 @@ import datetime as dt
 import logging
 from pathlib import Path
 
-from pipeline.analysis.history import History
-from pipeline.analysis.prior import (
+from pipeline.analysis.history.archive import History
+from pipeline.analysis.history.prior import (
     backtest,
     backtest_start,
     choose_window,

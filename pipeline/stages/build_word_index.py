@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.analysis.history import (
+from pipeline.analysis.history.archive import (
     check_allowed,
     parse_history,
     played,
     played_answers,
     union_word_lists,
 )
-from pipeline.analysis.word_lists import WordList, check_answers, parse_word_list
-from pipeline.analysis.word_lists import build_word_index as merge_word_lists
+from pipeline.analysis.words.word_lists import WordList, check_answers, parse_word_list
+from pipeline.analysis.words.word_lists import build_word_index as merge_word_lists
 from pipeline.artifacts import raw as raw_artifact
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.catalog import HISTORY_SOURCE

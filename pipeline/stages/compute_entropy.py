@@ -6,7 +6,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.analysis import entropy_maps as analysis
+from pipeline.analysis.openers import entropy_maps
 from pipeline.artifacts import commonness as commonness_artifact
 from pipeline.artifacts import entropy as store
 from pipeline.artifacts import patterns as patterns_artifact
@@ -35,7 +35,9 @@ def compute_entropy(
     index = words_artifact.read_word_index(words)
     p_common = commonness_artifact.read_p_common(commonness, index)
     matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
-    answers = analysis.answer_stats(matrix.iter_chunks(), len(index.words), index.length, threads)
+    answers = entropy_maps.answer_stats(
+        matrix.iter_chunks(), len(index.words), index.length, threads
+    )
     prior, allowed = store.read_square_entropy(square_entropy, index)
     inputs = {
         "words": words,
@@ -43,7 +45,7 @@ def compute_entropy(
         "patterns": patterns[0],
         "square_entropy": square_entropy,
     }
-    table = analysis.entropy_table(index, p_common, answers, prior, allowed)
+    table = entropy_maps.entropy_table(index, p_common, answers, prior, allowed)
     store.write_entropy(table, entropy, inputs=inputs, settings={"tie_tolerance": TIE_TOLERANCE})
     best = int(table["rank_answers"].to_numpy().argmin())
     log.info(
@@ -51,6 +53,6 @@ def compute_entropy(
         index.words[best],
         answers.entropy[best],
     )
-    rows = analysis.distribution_table(index.words, answers, len(index.answer_rows))
+    rows = entropy_maps.distribution_table(index.words, answers, len(index.answer_rows))
     store.write_distribution(rows, distribution, inputs={"words": words, "patterns": patterns[0]})
     log.info("pattern distribution: %d (guess, reply) rows", rows.num_rows)

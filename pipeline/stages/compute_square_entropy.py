@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.analysis import entropy_maps as analysis
-from pipeline.analysis.word_lists import allowed_index
+from pipeline.analysis.openers import entropy_maps
+from pipeline.analysis.words.word_lists import allowed_index
 from pipeline.artifacts import commonness as commonness_artifact
 from pipeline.artifacts import entropy as store
 from pipeline.artifacts import raw as raw_artifact
@@ -27,7 +27,7 @@ def compute_square_entropy(
     index = allowed_index(raw_artifact.read_word_list(allowed))
     p_common = commonness_artifact.read_p_common(commonness, index)
     progress = Progress("square pass (every guess against every word)", len(index.words))
-    uniform, weighted = analysis.square_stats_streamed(
+    uniform, weighted = entropy_maps.square_stats_streamed(
         index.encoded, p_common, threads, progress.advance
     )
     table = pa.table(

@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 
-from pipeline.analysis import report_tables
+from pipeline.analysis.report import tables
 from pipeline.artifacts import (
     benchmark,
     benchmark_history,
@@ -35,7 +35,7 @@ SCHEMAS = {
     prior.FILE: prior.SCHEMA,
     prior.BACKTEST_FILE: prior.BACKTEST_SCHEMA,
 }
-# item -> the function of pipeline.analysis.figures that draws it; that module (and
+# item -> the function of pipeline.analysis.report.figures that draws it; that module (and
 # matplotlib, about 0.9 s of CPU to import) is loaded only by the jobs that draw
 FIGURES = {
     "guess-distribution": "guess_distribution_figure",
@@ -45,10 +45,10 @@ FIGURES = {
     "entropy-vs-commonness": "entropy_vs_commonness_figure",
 }
 TABLES: dict[str, Callable[..., str]] = {
-    "benchmark-summary": report_tables.benchmark_summary_html,
-    "top-openers": report_tables.top_openers_html,
-    "proven-openers": report_tables.proven_openers_html,
-    "prior-backtest": report_tables.prior_backtest_html,
+    "benchmark-summary": tables.benchmark_summary_html,
+    "top-openers": tables.top_openers_html,
+    "proven-openers": tables.proven_openers_html,
+    "prior-backtest": tables.prior_backtest_html,
 }
 
 
@@ -64,7 +64,7 @@ def draw_report_item(*, artifacts: Sequence[Path], item: Path, name: str) -> Non
     frames = [_frame(path) for path in artifacts]
     inputs = {f"input_{i}": path for i, path in enumerate(artifacts)}
     if name in FIGURES:
-        from pipeline.analysis import figures
+        from pipeline.analysis.report import figures
 
         plots.write_png(getattr(figures, FIGURES[name])(*frames), item, inputs=inputs)
     elif name in TABLES:

@@ -7,9 +7,9 @@ import logging
 import sys
 from pathlib import Path
 
-from pipeline.analysis.frequency import parse_frequency_counts
-from pipeline.analysis.history import parse_history
-from pipeline.analysis.word_lists import parse_word_list
+from pipeline.analysis.history.archive import parse_history
+from pipeline.analysis.words.frequency import parse_frequency_counts
+from pipeline.analysis.words.word_lists import parse_word_list
 from pipeline.artifacts import raw as raw_artifact
 from pipeline.artifacts.catalog import HISTORY_SOURCE
 from pipeline.sources.fetch import Check, read_source, resolve_mirror

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.analysis.certified_top import certify_top
-from pipeline.analysis.optimal_plan import top_count
-from pipeline.analysis.optimal_tables import merge_rows
+from pipeline.analysis.optimal.certified_top import certify_top
+from pipeline.analysis.optimal.edition_plan import top_count
+from pipeline.analysis.optimal.tables import merge_rows
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import check_built_from

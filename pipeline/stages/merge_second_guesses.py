@@ -6,8 +6,8 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.analysis.opener_tables import merge_second_guesses as merge_rows
-from pipeline.analysis.opener_tables import ranking_settings
+from pipeline.analysis.openers.tables import merge_second_guesses as merge_rows
+from pipeline.analysis.openers.tables import ranking_settings
 from pipeline.artifacts import openers as store
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import part_inputs, upstream_inputs

@@ -9,10 +9,10 @@ from typing import Any
 
 import pyarrow as pa
 
-from pipeline.analysis import history_play
-from pipeline.analysis.advice import ScoreCurve
-from pipeline.analysis.game_state import GameData
-from pipeline.analysis.play_units import label_of, strategy_mode
+from pipeline.analysis.advice.estimate import ScoreCurve
+from pipeline.analysis.benchmark.game_state import GameData
+from pipeline.analysis.benchmark.units import label_of, strategy_mode
+from pipeline.analysis.history import replay
 from pipeline.artifacts import benchmark as benchmark_artifact
 from pipeline.artifacts import benchmark_history as store
 from pipeline.artifacts import commonness as commonness_artifact
@@ -88,7 +88,7 @@ def play_history(
         inputs |= {"optimal_openers": optimal_openers, "optimal_trees": optimal_trees}
     days_table = history_artifact.read_history(history)
     days = [
-        history_play.Day(d.isoformat(), p, a)
+        replay.Day(d.isoformat(), p, a)
         for d, p, a in zip(
             *(days_table[n].to_pylist() for n in ("date", "puzzle", "answer")), strict=True
         )
@@ -97,11 +97,11 @@ def play_history(
     modes = {label: strategy_mode(c["name"]) for label, c in configs.items()}
     played = played_games(games)
     with Progress("(strategy, opener) pairs played on the days", len(played)) as progress:
-        rows = history_play.history_rows(
+        rows = replay.history_rows(
             data, days, played, configs, modes, max_turns, fallback_curve(score_model),
             on_done=progress.advance,
         )  # fmt: skip
-    summary_rows = history_play.year_summary(rows)
+    summary_rows = replay.year_summary(rows)
     for row in rows:
         row["date"] = dt.date.fromisoformat(row["date"])
     table = pa.Table.from_pylist(rows, schema=store.SCHEMA)

@@ -6,13 +6,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline.analysis import benchmark_tables as tables
-from pipeline.analysis.game_state import GameData
-from pipeline.analysis.games import play_unit
-from pipeline.analysis.optimal_play import TreeLookup
-from pipeline.analysis.optimal_tables import best_opener
-from pipeline.analysis.optimal_tree import OptimalTree, TreeError
-from pipeline.analysis.play_units import needs_rankings, needs_second_guesses
+from pipeline.analysis.benchmark import tables
+from pipeline.analysis.benchmark.game_state import GameData
+from pipeline.analysis.benchmark.games import play_unit
+from pipeline.analysis.benchmark.optimal_strategy import TreeLookup
+from pipeline.analysis.benchmark.units import needs_rankings, needs_second_guesses
+from pipeline.analysis.optimal.tables import best_opener
+from pipeline.analysis.optimal.tree import OptimalTree, TreeError
 from pipeline.artifacts import benchmark as store
 from pipeline.artifacts import commonness as commonness_artifact
 from pipeline.artifacts import openers as openers_artifact

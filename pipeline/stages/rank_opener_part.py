@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.analysis import openers as analysis
-from pipeline.analysis.opener_tables import part_table
+from pipeline.analysis.openers import two_step
+from pipeline.analysis.openers.tables import part_table
 from pipeline.artifacts import openers as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
@@ -25,16 +25,16 @@ def rank_opener_part(
     index = words_artifact.read_word_index(words)
     matrix = patterns_artifact.read_pattern_matrix(patterns, index, words, columns="answers")
     try:
-        openers = analysis.part_openers(len(index.words), number, parts)
+        openers = two_step.part_openers(len(index.words), number, parts)
     except ValueError as error:
         raise PipelineError(str(error)) from None
     search = CountSearch(matrix.full(), index.answer_rows, index.encoded)
     progress = Progress(f"answers openers, part {number} of {parts}", len(openers))
 
-    def solve(first: int, last: int) -> list[analysis.SecondGuesses]:
+    def solve(first: int, last: int) -> list[two_step.SecondGuesses]:
         results = []
         for opener in openers[first:last]:
-            results.append(analysis.answer_second_guesses(search, int(opener)))
+            results.append(two_step.answer_second_guesses(search, int(opener)))
             progress.advance()
         return results
 

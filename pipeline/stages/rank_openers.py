@@ -6,7 +6,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.analysis.opener_tables import FIGURE_COLUMNS, rank_parts, ranking_settings
+from pipeline.analysis.openers.tables import FIGURE_COLUMNS, rank_parts, ranking_settings
 from pipeline.artifacts import openers as store
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import part_inputs, upstream_inputs

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.analysis import openers as analysis
-from pipeline.analysis.opener_tables import part_table
-from pipeline.analysis.word_lists import allowed_index
+from pipeline.analysis.openers import two_step
+from pipeline.analysis.openers.tables import part_table
+from pipeline.analysis.words.word_lists import allowed_index
 from pipeline.artifacts import commonness as commonness_artifact
 from pipeline.artifacts import entropy as entropy_artifact
 from pipeline.artifacts import openers as store
@@ -39,10 +39,10 @@ def rank_prior_openers(
     prior, _ = entropy_artifact.read_square_entropy(square_entropy, index)
     best_first = np.argsort(ranks(prior, higher_is_better=True), kind="stable")
     chosen = [int(i) for i in best_first[: min(prior_top_k, len(index.words))]]
-    search = analysis.PriorSearch(index.encoded, weights)
+    search = two_step.PriorSearch(index.encoded, weights)
     progress = Progress("prior openers", len(chosen))
 
-    def solve(first: int, last: int) -> list[analysis.SecondGuesses]:
+    def solve(first: int, last: int) -> list[two_step.SecondGuesses]:
         results = []
         for opener in chosen[first:last]:
             results.append(search.second_guesses(opener))

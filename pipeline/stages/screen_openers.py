@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from pipeline.analysis.certified_top import contenders, deal, stop_total
-from pipeline.analysis.optimal_plan import top_count
-from pipeline.analysis.optimal_tables import summary_table, tree_table
+from pipeline.analysis.optimal.certified_top import contenders, deal, stop_total
+from pipeline.analysis.optimal.edition_plan import top_count
+from pipeline.analysis.optimal.tables import summary_table, tree_table
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact

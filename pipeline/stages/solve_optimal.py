@@ -6,7 +6,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.analysis.optimal_tables import summary_table, tree_table
+from pipeline.analysis.optimal.tables import summary_table, tree_table
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact

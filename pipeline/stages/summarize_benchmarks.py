@@ -10,9 +10,9 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.analysis import benchmark_tables as tables
-from pipeline.analysis.optimal_tables import best_opener
-from pipeline.analysis.play_units import label_of, strategy_mode
+from pipeline.analysis.benchmark import tables
+from pipeline.analysis.benchmark.units import label_of, strategy_mode
+from pipeline.analysis.optimal.tables import best_opener
 from pipeline.artifacts import benchmark as store
 from pipeline.artifacts import optimal as optimal_artifact
 from pipeline.artifacts.seal import REBUILD_HINT, RecordedInput, part_inputs, upstream_inputs

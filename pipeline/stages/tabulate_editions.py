@@ -7,9 +7,9 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.analysis.edition_tables import EditionFrames, editions_table
-from pipeline.analysis.history import coverage
-from pipeline.analysis.report_tables import html_page
+from pipeline.analysis.history.archive import coverage
+from pipeline.analysis.report.editions import EditionFrames, editions_table
+from pipeline.analysis.report.tables import html_page
 from pipeline.artifacts import history as history_artifact
 from pipeline.artifacts import openers as openers_artifact
 from pipeline.artifacts import optimal as optimal_artifact

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.analysis.headline import edition_headline, headline_rst
-from pipeline.analysis.history import coverage
+from pipeline.analysis.history.archive import coverage
+from pipeline.analysis.report.headline import edition_headline, headline_rst
 from pipeline.artifacts import benchmark as benchmark_artifact
 from pipeline.artifacts import history as history_artifact
 from pipeline.artifacts import optimal as optimal_artifact

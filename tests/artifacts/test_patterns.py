@@ -14,7 +14,7 @@ import pyarrow as pa
 import pytest
 import zstandard
 
-from pipeline.analysis.word_lists import build_word_index, parse_word_list
+from pipeline.analysis.words.word_lists import build_word_index, parse_word_list
 from pipeline.artifacts import parquet, seal
 from pipeline.artifacts import patterns as store_module
 from pipeline.artifacts import words as words_artifact

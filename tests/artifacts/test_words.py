@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.analysis.word_lists import build_word_index, parse_word_list
+from pipeline.analysis.words.word_lists import build_word_index, parse_word_list
 from pipeline.artifacts import parquet, seal
 from pipeline.artifacts.parquet import read_provenance
 from pipeline.artifacts.words import SCHEMA, read_word_index, write_word_index

@@ -23,9 +23,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pipeline.analysis.frequency import parse_frequency_counts
-from pipeline.analysis.history import parse_history
-from pipeline.analysis.word_lists import parse_word_list
+from pipeline.analysis.history.archive import parse_history
+from pipeline.analysis.words.frequency import parse_frequency_counts
+from pipeline.analysis.words.word_lists import parse_word_list
 from pipeline.artifacts import raw
 from pipeline.core.errors import InputError, PipelineError
 from pipeline.core.wordle import MAX_WORD_LENGTH

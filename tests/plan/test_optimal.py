@@ -1,5 +1,5 @@
-"""The optimal stage's plan (analysis.optimal_plan, pipeline.plan.optimal): top, certify
-and openers resolved once; K always counts the word index's words; the jobs chosen
+"""The optimal stage's plan (analysis.optimal.edition_plan, pipeline.plan.optimal): top,
+certify and openers resolved once; K always counts the word index's words; the jobs chosen
 against brute-force references."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from pipeline.analysis.optimal_plan import OptimalPlan, top_count
+from pipeline.analysis.optimal.edition_plan import OptimalPlan, top_count
 from pipeline.artifacts import optimal as store
 from pipeline.core.errors import PipelineError
 from pipeline.plan import optimal

@@ -35,8 +35,8 @@ MODULES = sorted(path.relative_to(REPO).as_posix() for path in (REPO / "pipeline
 EDITED_MODULES = [
     "pipeline/__init__.py",
     "pipeline/kernels/feedback_jit.py",
-    "pipeline/analysis/opener_tables.py",
-    "pipeline/analysis/benchmark_tables.py",
+    "pipeline/analysis/openers/tables.py",
+    "pipeline/analysis/benchmark/tables.py",
     "pipeline/commands/assistant/game.py",
 ]
 
@@ -196,7 +196,7 @@ def test_the_snakefile_starts_without_the_compute_libraries(tmp_path):
         check=True,
     )
     imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()}
-    assert {"snakemake", "pipeline.plan.repair", "pipeline.analysis.optimal_tables"} <= imported
+    assert {"snakemake", "pipeline.plan.repair", "pipeline.analysis.optimal.tables"} <= imported
     assert not {"numba", "polars"} & imported
 
 
@@ -226,7 +226,7 @@ def test_stages_start_without_the_libraries_their_jobs_do_not_use(stage, library
 
 
 def test_every_report_figure_names_a_drawing_function():
-    from pipeline.analysis import figures
+    from pipeline.analysis.report import figures
     from pipeline.stages.draw_report_item import FIGURES
 
     assert all(callable(getattr(figures, function)) for function in FIGURES.values())

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from benchmarks.bound_quality import FILE_MODE, read_published
-from pipeline.analysis.certified_top import stop_total
+from pipeline.analysis.optimal.certified_top import stop_total
 from pipeline.kernels.optimal_search import WordLists, opener_bounds, prepare_lists
 from pipeline.stages.bound_openers import DEEPER
 

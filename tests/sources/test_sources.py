@@ -551,7 +551,7 @@ def test_redirect_without_location_is_refused(
 
 @pytest.mark.mirror
 def test_real_sources_from_mirror(mirror: Path) -> None:
-    from pipeline.analysis.word_lists import parse_word_list
+    from pipeline.analysis.words.word_lists import parse_word_list
 
     real = {
         "allowed": (

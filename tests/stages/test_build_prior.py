@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from pipeline.analysis.history import FIRST_DAY
+from pipeline.analysis.history.archive import FIRST_DAY
 from pipeline.artifacts import catalog
 from pipeline.artifacts import prior as prior_artifact
 from tests.support.artifact_set import EDITION, shared_artifact_set

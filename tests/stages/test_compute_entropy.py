@@ -24,7 +24,7 @@ from pipeline.kernels.feedback import feedback_matrix
 from pipeline.kernels.partition import float_stats
 from pipeline.stages.compute_entropy import compute_entropy
 from pipeline.stages.compute_square_entropy import compute_square_entropy
-from tests.analysis.test_entropy import HAND_ANSWERS, HAND_P, HAND_WORDS, hand_analysis
+from tests.analysis.openers.test_entropy import HAND_ANSWERS, HAND_P, HAND_WORDS, hand_analysis
 from tests.support.artifact_set import (
     EDITION,
     Settings,

@@ -13,11 +13,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.analysis.benchmark_tables import score_model_table
-from pipeline.analysis.game_state import GameData
-from pipeline.analysis.games import play_strategies
-from pipeline.analysis.optimal_tables import ALL_OPENERS
-from pipeline.analysis.play_units import needs_optimal, play_units
+from pipeline.analysis.benchmark.game_state import GameData
+from pipeline.analysis.benchmark.games import play_strategies
+from pipeline.analysis.benchmark.tables import score_model_table
+from pipeline.analysis.benchmark.units import needs_optimal, play_units
+from pipeline.analysis.optimal.tables import ALL_OPENERS
 from pipeline.artifacts import benchmark as store
 from pipeline.artifacts import openers as openers_artifact
 from pipeline.artifacts import parquet

@@ -12,8 +12,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.analysis.opener_tables import opener_figures
-from pipeline.analysis.openers import answer_second_guesses
+from pipeline.analysis.openers.tables import opener_figures
+from pipeline.analysis.openers.two_step import answer_second_guesses
 from pipeline.artifacts import entropy as entropy_artifact
 from pipeline.artifacts import openers as store
 from pipeline.artifacts import parquet
@@ -27,7 +27,7 @@ from pipeline.stages.merge_second_guesses import merge_second_guesses
 from pipeline.stages.rank_opener_part import rank_opener_part
 from pipeline.stages.rank_openers import rank_openers
 from pipeline.stages.rank_prior_openers import rank_prior_openers
-from tests.analysis.test_openers import CUTS, PRIOR_TOP_K, small_lists, small_rankings
+from tests.analysis.openers.test_two_step import CUTS, PRIOR_TOP_K, small_lists, small_rankings
 from tests.support.artifact_set import (
     EDITION,
     OPENER_ANSWERS,
@@ -107,7 +107,7 @@ def merged(artifacts, parts: list[Path], folder: Path) -> tuple[Path, Path]:
 
 def test_the_stages_write_what_the_analysis_computes(small):
     """Whatever the part boundaries, the merged tables are the analysis's merge (whose
-    numbers tests/analysis/test_openers.py checks against brute force)."""
+    numbers tests/analysis/openers/test_two_step.py checks against brute force)."""
     expected = small_rankings(small_lists())
     index = read_word_index(small.words)
     openers = store.read_openers(small.openers, index)

@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow.compute as pc
 import pytest
 
-from pipeline.analysis.optimal_tables import best_opener, select_openers, subtree_sums
+from pipeline.analysis.optimal.tables import best_opener, select_openers, subtree_sums
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts.words import read_word_index
 from pipeline.core.errors import PipelineError

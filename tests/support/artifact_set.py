@@ -38,13 +38,13 @@ import numpy as np
 import pyarrow as pa
 import yaml
 
-from pipeline.analysis.optimal_plan import OptimalPlan
-from pipeline.analysis.play_units import (
+from pipeline.analysis.benchmark.units import (
     needs_optimal,
     needs_rankings,
     needs_second_guesses,
     play_units,
 )
+from pipeline.analysis.optimal.edition_plan import OptimalPlan
 from pipeline.artifacts import benchmark as benchmark_artifact
 from pipeline.artifacts import catalog, layout
 from pipeline.artifacts import commonness as commonness_artifact

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.analysis.history import FIRST_DAY
+from pipeline.analysis.history.archive import FIRST_DAY
 from tests.support.servers import (
     Behaviour,
     PlainListener,

@@ -110,7 +110,7 @@ def ranks_with_ties(
 
 # ============================================================================================
 # Analysis references: Wordle's rules, entropies, the tie rule, second guesses and games
-# (tests of pipeline.kernels.partition / opener_search, pipeline.analysis.entropy_maps /
+# (tests of pipeline.kernels.partition / opener_search, pipeline.analysis.openers.entropy_maps /
 # openers / strategies / games, and the assistant).
 # ============================================================================================
 
@@ -329,7 +329,7 @@ Chooser = Callable[[int, list[str], list[tuple[str, int]]], str]
 
 @dataclass
 class NaivePlayer:
-    """Every strategy of pipeline.analysis.strategies, from its docstring, one answer at a
+    """Every strategy of pipeline.analysis.benchmark.strategies, from its docstring, one answer at a
     time: the words (sorted), the answers and p_common per word."""
 
     words: list[str]

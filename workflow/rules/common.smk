@@ -2,7 +2,7 @@
 # threads, and the input functions, each a method of pipeline.plan.inputs.Inputs (which
 # says what a job reads, by the config and the checkpoints).
 
-from pipeline.analysis.play_units import needs_optimal, needs_rankings, needs_second_guesses
+from pipeline.analysis.benchmark.units import needs_optimal, needs_rankings, needs_second_guesses
 from pipeline.artifacts import catalog, seal
 from pipeline.artifacts.patterns import MATRICES
 from pipeline.plan import scheduling

@@ -32,7 +32,7 @@ class Advisor:
         self, data: Data, *, prior: bool = False, hard: bool = False, top: int = 10, policy=None,
         budget: float | None = None,
     ) -> None:  # fmt: skip
-        """policy: the search's Policy (pipeline.analysis.guess_values.POLICY by default);
+        """policy: the search's Policy (pipeline.analysis.advice.guess_values.POLICY by default);
         budget: CPU seconds an answer waits for the search (assistant.budget; None: all)."""
         self.data = data
         self.valuer = Valuer(budget)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.analysis.advice import ScoreCurve
-from pipeline.analysis.history import Coverage, coverage
-from pipeline.analysis.optimal_tree import OptimalTree, TreeError
+from pipeline.analysis.advice.estimate import ScoreCurve
+from pipeline.analysis.history.archive import Coverage, coverage
+from pipeline.analysis.optimal.tree import OptimalTree, TreeError
 from pipeline.artifacts import benchmark as benchmark_artifact
 from pipeline.artifacts import entropy as entropy_artifact
 from pipeline.artifacts import history as history_artifact

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.analysis.fallback import commonness_weights, consistent
-from pipeline.analysis.optimal_tree import OptimalTree
-from pipeline.analysis.splits import entropy_bits
+from pipeline.analysis.advice.fallback import commonness_weights, consistent
+from pipeline.analysis.advice.splits import entropy_bits
+from pipeline.analysis.optimal.tree import OptimalTree
 from pipeline.commands.assistant.data import Data
 from pipeline.commands.assistant.input import (
     NoCandidateError,
@@ -137,7 +137,7 @@ class Candidates:
     def states(self, turns: list[Turn]) -> list[State]:
         """The state before each turn and after the last. When the replies rule out every
         answer of the list, the game plays on over every allowed word consistent with
-        them, weighted by p_common (pipeline.analysis.fallback); a NoCandidateError (exit
+        them, weighted by p_common (pipeline.analysis.advice.fallback); a NoCandidateError (exit
         1) when even those are ruled out."""
         tree = None
         if turns and not self.prior:

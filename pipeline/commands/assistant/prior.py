@@ -1,7 +1,7 @@
 """Prior mode: the answer may be any allowed word, weighted by p_common.
 
 No exact value exists here (the optimal search counts answers uniformly), so no E is
-shown: the score model's estimate (pipeline.analysis.advice) only orders the guesses,
+shown: the score model's estimate (pipeline.analysis.advice.estimate) only orders the guesses,
 and the report shows what is exact about each (bits, chance of winning now, candidates
 expected to remain).
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.analysis.advice import ScoreCurve, ranked, score_mean_bits
-from pipeline.analysis.fallback import rank_guesses
-from pipeline.analysis.splits import entropy_bits
+from pipeline.analysis.advice.estimate import ScoreCurve, ranked, score_mean_bits
+from pipeline.analysis.advice.fallback import rank_guesses
+from pipeline.analysis.advice.splits import entropy_bits
 from pipeline.commands.assistant.data import Data
 from pipeline.commands.assistant.game import State
 from pipeline.commands.assistant.values import ESTIMATE, Choice, Table
@@ -21,7 +21,7 @@ from pipeline.kernels.feedback import feedback_matrix
 
 class PriorAdvice:
     """The guesses where no exact value exists: prior mode's, and the fallback's once the
-    answer list ran out (pipeline.analysis.fallback); `curve` None: the score model's
+    answer list ran out (pipeline.analysis.advice.fallback); `curve` None: the score model's
     prior curve, read when first needed."""
 
     def __init__(self, data: Data, *, hard: bool, curve: ScoreCurve | None) -> None:

@@ -7,8 +7,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from pipeline.analysis.fallback import FALLBACK_ALLOWED
-from pipeline.analysis.history import Coverage
+from pipeline.analysis.advice.fallback import FALLBACK_ALLOWED
+from pipeline.analysis.history.archive import Coverage
 from pipeline.commands.assistant.advisor import Advisor
 from pipeline.commands.assistant.data import OPTIMAL_TREES_FILE
 from pipeline.commands.assistant.game import State, Turn

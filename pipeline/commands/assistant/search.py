@@ -91,13 +91,13 @@ class StoredReplies:
 
 
 class GuessSearch:
-    """The search entered at a state (pipeline.analysis.guess_values), built once per
+    """The search entered at a state (pipeline.analysis.advice.guess_values), built once per
     policy; each of its jobs runs within the answer's budget or is shown not valued."""
 
     def __init__(
         self, stored: StoredReplies, rules: Rules, valuer: Valuer, *, top: int, policy=None
     ) -> None:
-        """policy: the search's Policy (pipeline.analysis.guess_values.POLICY by default)."""
+        """policy: the search's Policy (pipeline.analysis.advice.guess_values.POLICY by default)."""
         self.stored = stored
         self.rules = rules
         self.valuer = valuer
@@ -107,7 +107,7 @@ class GuessSearch:
 
     def engine(self):
         """The search over the stored matrix (numba: imported only when a state needs it)."""
-        from pipeline.analysis.guess_values import POLICY
+        from pipeline.analysis.advice.guess_values import POLICY
         from pipeline.kernels.optimal_search import StateSearch
 
         policy = self.policy or POLICY
@@ -174,7 +174,7 @@ class GuessSearch:
         return from_value(value)
 
     def _value(self, search, state: State, guess: int):
-        from pipeline.analysis.guess_values import guess_value
+        from pipeline.analysis.advice.guess_values import guess_value
 
         columns = self.stored.columns(state)
         replies = self.stored.replies(guess, state.candidates)

@@ -1,6 +1,6 @@
 """The guesses the assistant shows at a state, each with a number it keeps.
 
-Answer-list mode: every E is exact (pipeline.analysis.guess_values): a stored proven
+Answer-list mode: every E is exact (pipeline.analysis.advice.guess_values): a stored proven
 optimal tree where the game follows one, the certified top openers (or the other proven
 ones) before the first guess, and otherwise the search entered at the state, proven
 where few candidates are left and the assistant's own policy elsewhere. Prior mode
@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from pipeline.analysis.splits import reply_split, win_chance
+from pipeline.analysis.advice.splits import reply_split, win_chance
 
 PROVEN, POLICY, ESTIMATE = "proven", "policy", "estimate"
 UNVALUED = "not valued in time"  # the search did not finish within the budget: no E
@@ -57,7 +57,7 @@ class Table:
 
 
 def from_value(value, evidence_proven: bool | None = None) -> Choice:
-    """A Choice from a pipeline.analysis.guess_values.GuessValue."""
+    """A Choice from a pipeline.analysis.advice.guess_values.GuessValue."""
     proven = value.proven if evidence_proven is None else evidence_proven
     return Choice(
         word_id=value.guess,

@@ -1,12 +1,13 @@
-"""pipeline.analysis.advice against the definitions written out (tests.support.naive_advice)."""
+"""pipeline.analysis.advice.estimate against the definitions written out
+(tests.support.naive_advice)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from pipeline.analysis import advice
-from pipeline.analysis.optimal_tree import OptimalTree
+from pipeline.analysis.advice import estimate
+from pipeline.analysis.optimal.tree import OptimalTree
 from pipeline.core.wordle import encode_words
 from pipeline.kernels.feedback import feedback_matrix
 from tests.support.naive import feedback, ranks_with_ties
@@ -21,7 +22,7 @@ WORDS = sorted(
     }
 )  # fmt: skip
 POINTS = [(1.0, 1.5), (1.585, 1.76), (2.2, 1.9), (3.1, 2.1), (4.5, 2.4), (6.0, 2.7)]
-CURVE = advice.ScoreCurve.from_bins(
+CURVE = estimate.ScoreCurve.from_bins(
     np.array([0.0] + [x for x, _ in POINTS]), np.array([1.08] + [y for _, y in POINTS]), "test"
 )
 
@@ -51,7 +52,7 @@ def test_score_patterns_equals_the_definition(candidates, weighted):
     rng = np.random.default_rng(len(candidates))
     weights = rng.random(len(candidates)) + 0.01 if weighted else None
     patterns = feedback_matrix(encode_words(WORDS), encode_words(candidates), engine="numpy")
-    scores = advice.score_patterns(patterns, CURVE, 243, weights)
+    scores = estimate.score_patterns(patterns, CURVE, 243, weights)
     naive = np.array(_naive_table(candidates, None if weights is None else list(weights)))
     np.testing.assert_allclose(scores.bits, naive[:, 0], atol=1e-12)
     np.testing.assert_allclose(scores.expected, naive[:, 1], atol=1e-12)
@@ -61,16 +62,16 @@ def test_score_patterns_equals_the_definition(candidates, weighted):
 
 def test_blocks_give_the_same_scores(monkeypatch):
     patterns = feedback_matrix(encode_words(WORDS), encode_words(CASES[1]), engine="numpy")
-    whole = advice.score_patterns(patterns, CURVE, 243, np.arange(1.0, 9.0))
-    monkeypatch.setattr(advice, "BLOCK_ELEMENTS", 3 * 8)  # three rows a block
-    blocks = advice.score_patterns(patterns, CURVE, 243, np.arange(1.0, 9.0))
+    whole = estimate.score_patterns(patterns, CURVE, 243, np.arange(1.0, 9.0))
+    monkeypatch.setattr(estimate, "BLOCK_ELEMENTS", 3 * 8)  # three rows a block
+    blocks = estimate.score_patterns(patterns, CURVE, 243, np.arange(1.0, 9.0))
     for field in ("bits", "expected", "p_win"):
         np.testing.assert_array_equal(getattr(whole, field), getattr(blocks, field))
 
 
 def test_mean_bits_form():
     entropy, p_win = np.array([2.0, 1.0, 0.5]), np.array([0.0, 0.25, 0.5])
-    scores = advice.score_mean_bits(entropy, p_win, 3.0, CURVE)
+    scores = estimate.score_mean_bits(entropy, p_win, 3.0, CURVE)
     expected = [pw + (1 - pw) * (1 + curve(POINTS, max(3.0 - h, 0))) for h, pw in zip(
         entropy, p_win, strict=True)]  # fmt: skip
     np.testing.assert_allclose(scores.expected, expected, atol=1e-12)
@@ -81,20 +82,20 @@ def test_ranked_is_the_tie_rule_and_best_k_is_its_head():
     expected = np.round(rng.random(300) * 4, 1) + rng.choice([0, 4e-10, 8e-10, 2e-9], 300)
     candidate = rng.random(300) < 0.3
     evidence = rng.integers(0, 3, 300)
-    full = advice.ranked(expected, candidate, evidence)
+    full = estimate.ranked(expected, candidate, evidence)
     naive = ranks_with_ties(
         list(expected), higher_is_better=False, tolerance=1e-9,
         keys=[list(evidence), list(~candidate)],
     )  # fmt: skip
     assert full.tolist() == naive
     for best in (1, 2, 7, 50, 299, 300, 400):
-        assert advice.ranked(expected, candidate, evidence, best=best).tolist() == naive[:best]
+        assert estimate.ranked(expected, candidate, evidence, best=best).tolist() == naive[:best]
 
 
 @pytest.mark.parametrize("candidates", CASES[1:])
 def test_distinct_guesses_share_their_replies(candidates):
     guesses, answers = encode_words(WORDS), encode_words(candidates)
-    first, classes = advice.distinct_guesses(guesses, answers)
+    first, classes = estimate.distinct_guesses(guesses, answers)
     patterns = feedback_matrix(guesses, answers, engine="numpy")
     assert np.array_equal(patterns[first][classes], patterns)
     # members of a class are interchangeable, and words that are candidates stand alone

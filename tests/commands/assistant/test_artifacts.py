@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.analysis.history import history_table, parse_history
+from pipeline.analysis.history.archive import history_table, parse_history
 from pipeline.artifacts.history import write_history
 from pipeline.commands.assistant.cli import main
 from pipeline.stages.build_word_index import build_word_index

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.analysis.history import history_table, parse_history
+from pipeline.analysis.history.archive import history_table, parse_history
 from pipeline.artifacts.history import write_history
 from pipeline.commands.assistant.text import BITS_LEGEND, EXPLAIN_HINT, RATING_LEGEND
 from tests.support.assistant_fixture import ALLOWED, ANSWERS, run

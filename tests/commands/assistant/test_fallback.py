@@ -5,7 +5,7 @@ The NYT played loris (2025-07-18), kefir (2025-08-13), spitz (2026-06-10) and ca
 mirror), a player who follows the first suggestion every turn, from tarse and from
 crane, in both modes, wins each game: once the replies rule out every answer, the
 assistant plays on over every allowed word consistent with them, weighted by
-commonness (pipeline.analysis.fallback), and says so.
+commonness (pipeline.analysis.advice.fallback), and says so.
 
 The commonness is the pipeline's (the mirror's frequency file, the default sigmoid);
 the score model's curve, which only orders the fallback's guesses, is a fixed one of
@@ -20,9 +20,9 @@ import json
 import numpy as np
 import pytest
 
-from pipeline.analysis.advice import ScoreCurve
-from pipeline.analysis.commonness import commonness_table
-from pipeline.analysis.frequency import parse_frequency_counts
+from pipeline.analysis.advice.estimate import ScoreCurve
+from pipeline.analysis.words.commonness import commonness_table
+from pipeline.analysis.words.frequency import parse_frequency_counts
 from pipeline.commands.assistant.advisor import Advisor
 from pipeline.core import hard_mode
 from pipeline.core.wordle import MAX_GUESSES, pattern_string

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.analysis.certified_top import contenders, deal, stop_total
+from pipeline.analysis.optimal.certified_top import contenders, deal, stop_total
 from pipeline.kernels.optimal_search import solve_openers
 from pipeline.kernels.optimal_search.bounds import opener_bounds
 from pipeline.kernels.optimal_search.context import INF
@@ -74,7 +74,7 @@ def test_capped_bounds_are_exact_below_the_cap(case, hard):
 
 
 def certified_top(case, hard, top, parts=2, max_guesses=6):
-    """The optimal stage's steps (analysis.certified_top): the first `top` words proven
+    """The optimal stage's steps (analysis.optimal.certified_top): the first `top` words proven
     (standing in for the two-step ranking's best), every word bounded below T0 + 1, the
     `top` lowest-bounded others proven, then the rest bounded at most T1 searched below
     T1 + 1, dealt over `parts` batches. Returns (opener -> proven total, the searches
@@ -152,7 +152,7 @@ def _row(opener, total, proven=True, lower=None):
 def test_certify_top_marks_ties_and_refuses_an_unbounded_row():
     import pyarrow as pa
 
-    from pipeline.analysis.certified_top import certify_top
+    from pipeline.analysis.optimal.certified_top import certify_top
     from pipeline.artifacts.optimal import OPENERS_SCHEMA
 
     names = ("mode", "opener", "total_guesses", "proven", "lower_bound", "in_top", "top_rank")
