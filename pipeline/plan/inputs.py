@@ -21,7 +21,7 @@ from pipeline.artifacts.datapackage import published_config
 from pipeline.artifacts.patterns import chunk_count
 from pipeline.core.word_index import WordIndex
 from pipeline.plan import checkpoints as ready
-from pipeline.plan import optimal
+from pipeline.plan import optimal_stage
 from pipeline.plan.config_checks import stop
 from pipeline.plan.editions import (
     allowed_of,
@@ -164,25 +164,25 @@ class Inputs:
         played (then the optimal search runs anyway); otherwise the gaps stay empty."""
         return self.played_file(catalog.OPTIMAL_OPENERS, needs_optimal)(wildcards)
 
-    # The optimal stage (see pipeline.plan.optimal).
+    # The optimal stage (see pipeline.plan.optimal_stage).
     def first_jobs(self, edition: str) -> list[tuple[str, str]]:
         """(mode, opener) of the first solve_optimal jobs. openers.parquet is a
         checkpoint, so this waits until it is built (see final_outputs)."""
         rank = ready.checkpoint_output(self.checkpoints.rank_openers, "openers", edition=edition)
-        with optimal.stop_as_one_line(self.config, edition):
-            return optimal.first_jobs(optimal.optimal_plan(self.config, edition), rank)
+        with optimal_stage.stop_as_one_line(self.config, edition):
+            return optimal_stage.first_jobs(optimal_stage.optimal_plan(self.config, edition), rank)
 
     def optimal_jobs(self, edition: str) -> list[tuple[str, str]]:
         """(mode, opener) of every solve_optimal job: the first ones and, when the edition
         certifies its top list, per mode those its merge_bounds checkpoint decides."""
-        plan = optimal.optimal_plan(self.config, edition)
+        plan = optimal_stage.optimal_plan(self.config, edition)
         jobs = self.first_jobs(edition)
         for mode in plan.modes if plan.certify else ():
             merge = self.checkpoints.merge_bounds
             bounds = ready.checkpoint_output(merge, "bounds", edition=edition, mode=mode)
             n_words = len(self.word_index(edition).words)
-            with optimal.stop_as_one_line(self.config, edition):
-                jobs += optimal.next_jobs(plan, mode, bounds, jobs, n_words)
+            with optimal_stage.stop_as_one_line(self.config, edition):
+                jobs += optimal_stage.next_jobs(plan, mode, bounds, jobs, n_words)
         return jobs
 
     def first_parts(self, wildcards: Any) -> list[str]:
@@ -214,15 +214,17 @@ class Inputs:
 
         def inputs(wildcards: Any) -> list[str]:
             edition = wildcards.edition
-            plan = optimal.optimal_plan(self.config, edition)
-            jobs = optimal.screen_jobs(plan, self.config["optimal"]["screen_parts"])
+            plan = optimal_stage.optimal_plan(self.config, edition)
+            jobs = optimal_stage.screen_jobs(plan, self.config["optimal"]["screen_parts"])
             return sealed(*[pattern.format(edition=edition, mode=m, part=p) for m, p in jobs])
 
         return inputs
 
     def optimal_param(self, key: str) -> Callable[[Any], Any]:
         """A param: the edition's resolved value of optimal.`key` (top or certify)."""
-        return lambda wildcards: getattr(optimal.optimal_plan(self.config, wildcards.edition), key)
+        return lambda wildcards: getattr(
+            optimal_stage.optimal_plan(self.config, wildcards.edition), key
+        )
 
     # The data package and the default target.
     def edition_artifacts(self, edition: str) -> list[str]:
@@ -230,8 +232,8 @@ class Inputs:
         optimal opener that is not a word of the index, or an optimal.top above its number
         of words, stops the run (one line naming the config key) here, where the index is
         first read, before any ranking or search."""
-        with optimal.stop_as_one_line(self.config, edition):
-            optimal.optimal_plan(self.config, edition).check(self.word_index(edition).words)
+        with optimal_stage.stop_as_one_line(self.config, edition):
+            optimal_stage.optimal_plan(self.config, edition).check(self.word_index(edition).words)
         square = ["patterns_square"] if self.config["patterns"]["square"] else []
         matrices = [
             p for matrix in ["patterns", *square] for p in self.matrix_files(edition, matrix)

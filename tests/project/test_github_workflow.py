@@ -14,7 +14,7 @@ import yaml
 from snakemake.utils import update_config
 
 from pipeline.plan.config_checks import SCHEMA, check_config
-from pipeline.plan.optimal import optimal_plan
+from pipeline.plan.optimal_stage import optimal_plan
 from tests.support.fixtures import REPO
 
 WORKFLOW = REPO / ".github" / "workflows" / "artifacts.yml"

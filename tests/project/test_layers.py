@@ -92,7 +92,7 @@ def test_no_module_lies_loose_at_the_package_root():
         ("pipeline.artifacts.raw", "pipeline.sources.fetch", True),  # sibling
         ("pipeline.plan.repair", "pipeline.artifacts.seal", False),
         ("pipeline.commands.assistant", "pipeline.plan.repair", True),
-        ("pipeline.stages.merge_optimal", "pipeline.plan.optimal", True),
+        ("pipeline.stages.merge_optimal", "pipeline.plan.optimal_stage", True),
         ("pipeline.stages.merge_optimal", "pipeline.analysis.optimal.edition_plan", False),
         (
             "pipeline.analysis.benchmark.games",

@@ -55,7 +55,7 @@ from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.patterns import INDEX_FILE, MATRICES, chunk_count, chunk_name
 from pipeline.artifacts.raw import write_raw
 from pipeline.core.files import sha256_bytes
-from pipeline.plan import optimal as optimal_plan
+from pipeline.plan import optimal_stage
 from pipeline.stages.bound_openers import bound_openers
 from pipeline.stages.build_commonness import build_commonness
 from pipeline.stages.build_datapackage import build_datapackage
@@ -622,14 +622,14 @@ def plan_of(settings: Settings) -> OptimalPlan:
 
 def optimal_jobs(result: ArtifactSet) -> list[tuple[str, str]]:
     """(mode, opener) of the first solve_optimal jobs, chosen as the workflow chooses them."""
-    return optimal_plan.first_jobs(plan_of(result.settings), result.openers)
+    return optimal_stage.first_jobs(plan_of(result.settings), result.openers)
 
 
 def solve_optimal_jobs(result: ArtifactSet, words: Path, patterns: list[Path]) -> None:
     """Every job of the optimal stage in the workflow's order: the first solve_optimal
     jobs; with certify, the bound parts, their merge, the lowest-bounded openers' jobs and
     the screen parts; then merge_optimal. The jobs are chosen by the workflow's plan
-    (pipeline.plan.optimal)."""
+    (pipeline.plan.optimal_stage)."""
     settings, plan = result.settings, plan_of(result.settings)
     jobs = optimal_jobs(result)
     _solve(result, words, patterns, jobs)
@@ -642,11 +642,11 @@ def solve_optimal_jobs(result: ArtifactSet, words: Path, patterns: list[Path]) -
         more = [
             job
             for mode in plan.modes
-            for job in optimal_plan.next_jobs(plan, mode, bounds[mode], jobs, n_words)
+            for job in optimal_stage.next_jobs(plan, mode, bounds[mode], jobs, n_words)
         ]
         _solve(result, words, patterns, more)
         jobs += more
-    screen = optimal_plan.screen_jobs(plan, settings.screen_parts)
+    screen = optimal_stage.screen_jobs(plan, settings.screen_parts)
     for mode, part in screen:
         screen_openers(
             words=words, patterns=patterns, bounds=bounds[mode],

@@ -2,7 +2,7 @@
 
 An edition's optimal settings are config `optimal` with the edition's own values applied
 (the schema says which keys an edition may set). What follows from them is decided here,
-for the Snakefile's job plan (pipeline.plan.optimal), the stages and the tests alike:
+for the Snakefile's job plan (pipeline.plan.optimal_stage), the stages and the tests alike:
 K, the size of the certified top list, always counted in the word index's allowed words;
 the openers proven first; and, per mode, the lowest-bounded ones proven next (see
 analysis.optimal.certified_top for the stop rule). Plain values in, plain values out: the files

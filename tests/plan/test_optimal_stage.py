@@ -1,4 +1,4 @@
-"""The optimal stage's plan (analysis.optimal.edition_plan, pipeline.plan.optimal): top,
+"""The optimal stage's plan (analysis.optimal.edition_plan, pipeline.plan.optimal_stage): top,
 certify and openers resolved once; K always counts the word index's words; the jobs chosen
 against brute-force references."""
 
@@ -10,7 +10,7 @@ import pytest
 from pipeline.analysis.optimal.edition_plan import OptimalPlan, top_count
 from pipeline.artifacts import optimal as store
 from pipeline.core.errors import PipelineError
-from pipeline.plan import optimal
+from pipeline.plan import optimal_stage
 from tests.plan.test_config_checks import checked_config
 
 WORDS = ["aback", "blunt", "cigar", "dwell", "eerie", "focal", "gamer"]
@@ -100,32 +100,35 @@ def test_next_jobs_read_the_merged_bounds_of_a_mode(tmp_path):
     table = pa.Table.from_pylist(table.to_pylist(), schema=store.BOUNDS_SCHEMA)
     store.write_bounds(table, path, inputs={}, settings={})
     jobs = [("normal", "aback"), ("hard", "cigar")]
-    assert optimal.next_jobs(plan(), "hard", path, jobs, len(WORDS)) == [
+    assert optimal_stage.next_jobs(plan(), "hard", path, jobs, len(WORDS)) == [
         ("hard", "aback"),
         ("hard", "dwell"),
     ]
     store.write_bounds(table, path, inputs={}, settings={"cap": 25})  # merge_bounds keeps it
-    assert optimal.next_jobs(plan(), "hard", path, jobs, len(WORDS)) == [("hard", "aback")]
-    assert optimal.screen_jobs(plan(), 2) == [
+    assert optimal_stage.next_jobs(plan(), "hard", path, jobs, len(WORDS)) == [("hard", "aback")]
+    assert optimal_stage.screen_jobs(plan(), 2) == [
         ("normal", 0),
         ("normal", 1),
         ("hard", 0),
         ("hard", 1),
     ]
-    assert optimal.screen_jobs(plan(certify=False), 2) == []
+    assert optimal_stage.screen_jobs(plan(certify=False), 2) == []
 
 
 def test_an_edition_resolves_its_own_values_over_the_config(tmp_path):
     config = checked_config(
         tmp_path, {"editions": {"nyt2022": {"optimal": {"top": 3, "certify": False}}}}
     )
-    own, shared = optimal.optimal_plan(config, "nyt2022"), optimal.optimal_plan(config, "orig")
+    own, shared = (
+        optimal_stage.optimal_plan(config, "nyt2022"),
+        optimal_stage.optimal_plan(config, "orig"),
+    )
     schema = config["optimal"]
     assert (own.top, own.certify, own.modes) == (3, False, tuple(schema["modes"]))
     assert (shared.top, shared.certify) == (schema["top"], schema["certify"]) == (20, True)
     error = PipelineError('config: optimal.top: 9 is not in 1..8 (the allowed words), nor "all"')
-    assert optimal.edition_error(config, "nyt2022", error).startswith(
+    assert optimal_stage.edition_error(config, "nyt2022", error).startswith(
         "config: editions.nyt2022.optimal.top: 9"
     )
-    assert optimal.edition_error(config, "orig", error).startswith("config: optimal.top: 9")
-    assert optimal.edition_error(config, "orig", PipelineError("x: bad")) == "wordle: x: bad"
+    assert optimal_stage.edition_error(config, "orig", error).startswith("config: optimal.top: 9")
+    assert optimal_stage.edition_error(config, "orig", PipelineError("x: bad")) == "wordle: x: bad"
