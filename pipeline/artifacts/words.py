@@ -38,7 +38,7 @@ def write_word_index(
     inputs: Mapping[str, Path],
     settings: Mapping[str, object] | None = None,
 ) -> None:
-    """Write the index built by pipeline.analysis.words.word_lists.build_word_index (`settings`:
+    """Write the index built by pipeline.analysis.words.word_lists.word_index_table (`settings`:
     what else decided the answers, e.g. history.until)."""
     length = len(table["word"][0].as_py())
     recorded = {"word_length": length, **(settings or {})}

@@ -12,8 +12,12 @@ from pipeline.analysis.history.archive import (
     played_answers,
     union_word_lists,
 )
-from pipeline.analysis.words.word_lists import WordList, check_answers, parse_word_list
-from pipeline.analysis.words.word_lists import build_word_index as merge_word_lists
+from pipeline.analysis.words.word_lists import (
+    WordList,
+    check_answers,
+    parse_word_list,
+    word_index_table,
+)
 from pipeline.artifacts import raw as raw_artifact
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.catalog import HISTORY_SOURCE
@@ -40,7 +44,7 @@ def build_word_index(*, allowed: Path, answers: Sequence[Path], words: Path, unt
     answer_list = union_word_lists(
         [read_answer_list(path, allowed_list, until) for path in answers]
     )
-    table = merge_word_lists(allowed_list, answer_list)
+    table = word_index_table(allowed_list, answer_list)
     inputs = {"allowed": allowed} | (
         {"answers": answers[0]}
         if len(answers) == 1

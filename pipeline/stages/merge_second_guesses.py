@@ -6,8 +6,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.analysis.openers.tables import merge_second_guesses as merge_rows
-from pipeline.analysis.openers.tables import ranking_settings
+from pipeline.analysis.openers.tables import ranking_settings, second_guess_rows
 from pipeline.artifacts import openers as store
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import part_inputs, upstream_inputs
@@ -21,7 +20,7 @@ def merge_second_guesses(*, words: Path, parts: Sequence[Path], second_guesses: 
     index = words_artifact.read_word_index(words)
     tables = store.read_parts(parts, words, columns=store.SECOND_GUESSES_SCHEMA.names)
     try:
-        rows = merge_rows(tables, index.words)
+        rows = second_guess_rows(tables, index.words)
     except ValueError as error:
         raise PipelineError(f"cannot merge the openers parts: {error}") from None
     store.write_second_guesses(

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pytest
 import zstandard
 
-from pipeline.analysis.words.word_lists import build_word_index, parse_word_list
+from pipeline.analysis.words.word_lists import parse_word_list, word_index_table
 from pipeline.artifacts import parquet, seal
 from pipeline.artifacts import patterns as store_module
 from pipeline.artifacts import words as words_artifact
@@ -61,7 +61,7 @@ def make_words(folder: Path, words: list[str], answers: list[str]) -> Path:
     allowed = parse_word_list(inputs["allowed"].read_bytes(), "allowed.txt")
     answer_list = parse_word_list(inputs["answers"].read_bytes(), "answers.txt")
     write_word_index(
-        build_word_index(allowed, answer_list), folder / "words.parquet", inputs=inputs
+        word_index_table(allowed, answer_list), folder / "words.parquet", inputs=inputs
     )
     return folder / "words.parquet"
 
@@ -607,7 +607,7 @@ def test_index_refuses_chunks_of_another_word_index(copied):
     allowed = parse_word_list((lists / "allowed.txt").read_bytes(), "allowed.txt")
     answers = parse_word_list((lists / "answers.txt").read_bytes(), "answers.txt")
     write_word_index(
-        build_word_index(allowed, answers),
+        word_index_table(allowed, answers),
         copied["words"],
         inputs={"allowed": lists / "allowed.txt", "answers": lists / "answers.txt"},
     )

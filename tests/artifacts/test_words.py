@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.analysis.words.word_lists import build_word_index, parse_word_list
+from pipeline.analysis.words.word_lists import parse_word_list, word_index_table
 from pipeline.artifacts import parquet, seal
 from pipeline.artifacts.parquet import read_provenance
 from pipeline.artifacts.words import SCHEMA, read_word_index, write_word_index
@@ -25,7 +25,7 @@ def lists(tmp_path, allowed: str, answers: str):
     answer_list = parse_word_list(
         paths["answers"].read_bytes(), str(paths["answers"]), length=allowed_list.length
     )
-    return build_word_index(allowed_list, answer_list), paths
+    return word_index_table(allowed_list, answer_list), paths
 
 
 def write_unchecked(path, words: list[str], is_answer: list[bool], word_ids=None):
@@ -155,7 +155,7 @@ def test_real_lists(mirror, tmp_path):
     answers = parse_word_list((mirror / "answers.txt").read_bytes(), "answers.txt", length=5)
     path = tmp_path / "words.parquet"
     inputs = {"allowed": mirror / "allowed.txt", "answers": mirror / "answers.txt"}
-    write_word_index(build_word_index(allowed, answers), path, inputs=inputs)
+    write_word_index(word_index_table(allowed, answers), path, inputs=inputs)
     assert pq.ParquetFile(path).metadata.num_rows == 14855
     index = read_word_index(path)
     assert len(index.words) == 14855

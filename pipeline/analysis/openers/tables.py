@@ -81,7 +81,7 @@ def part_table(mode: str, words: Sequence[str], results: Sequence[SecondGuesses]
     return pa.table(columns)
 
 
-def rank_openers(totals: np.ndarray, word_ids: np.ndarray) -> np.ndarray:
+def opener_ranks(totals: np.ndarray, word_ids: np.ndarray) -> np.ndarray:
     """1-based rank of each opener: highest two_step_total first, by the tie rule."""
     order = np.argsort(word_ids, kind="stable")
     result = np.empty(len(totals), dtype=np.int32)
@@ -143,7 +143,7 @@ def rank_parts(parts: Sequence[pa.Table], words: Sequence[str]) -> pa.Table:
     rank = np.empty(len(modes), dtype=np.int32)
     for mode in sorted(set(modes)):
         members = np.flatnonzero(modes == mode)
-        rank[members] = rank_openers(totals[members], opener_ids[members])
+        rank[members] = opener_ranks(totals[members], opener_ids[members])
     word_array = np.asarray(words, dtype=object)
     openers = (
         heads.rename_columns(["word_id" if n == "opener_id" else n for n in heads.column_names])
@@ -153,7 +153,7 @@ def rank_parts(parts: Sequence[pa.Table], words: Sequence[str]) -> pa.Table:
     return openers.sort_by([("mode", "ascending"), ("rank", "ascending")])
 
 
-def merge_second_guesses(parts: Sequence[pa.Table], words: Sequence[str]) -> pa.Table:
+def second_guess_rows(parts: Sequence[pa.Table], words: Sequence[str]) -> pa.Table:
     """second_guesses.parquet's rows from the part tables, sorted by (mode, opener_id,
     pattern_id); each (mode, opener) in one part only, every word in mode answers."""
     table = pa.concat_tables(parts).sort_by(

@@ -167,7 +167,7 @@ def check_answers(allowed: WordList, answers: WordList) -> None:
         )
 
 
-def build_word_index(allowed: WordList, answers: WordList) -> pa.Table:
+def word_index_table(allowed: WordList, answers: WordList) -> pa.Table:
     """The index of the allowed list, with the answers marked. Every answer must be an
     allowed word (check_answers): editions that name one allowed list share what depends
     on it alone (its commonness), so the index is the allowed list, whatever the answers."""

@@ -12,11 +12,11 @@ import pytest
 
 from pipeline.analysis.openers.tables import (
     FIGURE_COLUMNS,
-    merge_second_guesses,
     opener_figures,
+    opener_ranks,
     part_table,
-    rank_openers,
     rank_parts,
+    second_guess_rows,
 )
 from pipeline.analysis.openers.two_step import PriorSearch, answer_second_guesses, part_openers
 from pipeline.analysis.words.commonness import commonness_table
@@ -79,7 +79,7 @@ def small_rankings(small: dict) -> dict:
 
 def merge_parts(parts: list[pa.Table], words: list[str]) -> tuple[pa.Table, pa.Table]:
     """openers.parquet's and second_guesses.parquet's rows, as their stages make them."""
-    return rank_parts(parts, words), merge_second_guesses(parts, words)
+    return rank_parts(parts, words), second_guess_rows(parts, words)
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +172,7 @@ def test_merge_does_not_depend_on_the_order_of_the_parts(small, ranked):
     assert second.equals(ranked["tables"][1])
 
 
-@pytest.mark.parametrize("merge", [rank_parts, merge_second_guesses])
+@pytest.mark.parametrize("merge", [rank_parts, second_guess_rows])
 def test_merge_refuses_gaps_duplicates_and_unknown_modes(small, ranked, merge):
     parts = ranked["parts"]
     with pytest.raises(ValueError, match="cover"):
@@ -196,7 +196,7 @@ def test_rank_openers_uses_the_tie_rule_in_word_order():
     totals = np.array([3.0, 5.0, 5.0 + 1e-10, 4.0, 5.0 - 1e-10])
     word_ids = np.array([9, 4, 7, 1, 2])  # not in word_id order
     # 5.0 + 1e-10 opens the best group; all three 5.0s are tied: word_ids 2, 4, 7.
-    assert rank_openers(totals, word_ids).tolist() == [5, 2, 3, 4, 1]
+    assert opener_ranks(totals, word_ids).tolist() == [5, 2, 3, 4, 1]
 
 
 def test_a_single_guess_and_answer():

@@ -15,7 +15,7 @@ import pytest
 
 from pipeline.analysis.words.commonness import commonness_table, sigmoid_positions
 from pipeline.analysis.words.frequency import parse_frequency_counts
-from pipeline.analysis.words.word_lists import build_word_index, parse_word_list
+from pipeline.analysis.words.word_lists import parse_word_list, word_index_table
 from pipeline.artifacts import parquet
 from pipeline.artifacts.commonness import SCHEMA, read_p_common, write_commonness
 from pipeline.artifacts.parquet import read_provenance
@@ -55,7 +55,7 @@ def word_index_file(folder: Path, allowed: bytes, answers: bytes) -> Path:
     allowed_list = parse_word_list(allowed, str(paths["allowed"]))
     answer_list = parse_word_list(answers, str(paths["answers"]), length=allowed_list.length)
     words = folder / "words.parquet"
-    write_word_index(build_word_index(allowed_list, answer_list), words, inputs=paths)
+    write_word_index(word_index_table(allowed_list, answer_list), words, inputs=paths)
     return words
 
 

@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from pipeline.analysis.words.word_lists import build_word_index, parse_word_list
+from pipeline.analysis.words.word_lists import parse_word_list, word_index_table
 from pipeline.core.errors import InputError, PipelineError
 
 NAME = "lists/allowed.txt"  # the name errors show: the user's file, not where bytes came from
@@ -128,7 +128,7 @@ def test_answers_must_share_the_allowed_length():
     allowed = parse("cigar\nrebut\n")
     answers = parse("\ncigars\n", "lists/answers.txt")
     with pytest.raises(InputError) as caught:
-        build_word_index(allowed, answers)
+        word_index_table(allowed, answers)
     assert caught.value.path == "lists/answers.txt"
     assert caught.value.line == 2
     assert caught.value.problem == f"has 6-letter words; {NAME} has 5"
@@ -137,7 +137,7 @@ def test_answers_must_share_the_allowed_length():
 def test_index_is_the_allowed_list_with_the_answers_marked():
     allowed = parse("rebut\ncigar\nmamma\nsissy\nhumph")
     answers = parse("sissy\ncigar\nmamma\n", "lists/answers.txt")
-    table = build_word_index(allowed, answers)
+    table = word_index_table(allowed, answers)
     assert table.to_pylist() == [
         {"word_id": 0, "word": "cigar", "is_answer": True, "answer_id": 0},
         {"word_id": 1, "word": "humph", "is_answer": False, "answer_id": None},
@@ -151,7 +151,7 @@ def test_an_answer_missing_from_the_allowed_list_is_an_error_naming_its_line():
     allowed = parse("rebut\ncigar\nsissy\nhumph")
     answers = parse("sissy\ncigar\nmamma\n", "lists/answers.txt")
     with pytest.raises(InputError) as caught:
-        build_word_index(allowed, answers)
+        word_index_table(allowed, answers)
     assert str(caught.value) == (
         "lists/answers.txt, line 3: 'mamma' is not in the allowed list lists/allowed.txt; "
         "every answer must be an allowed guess"
@@ -162,13 +162,13 @@ def test_many_missing_answers_are_counted():
     allowed = parse("zzzzz\n")
     answers = parse("".join(f"{c}aaaa\n" for c in "abcdefghijkl"), "answers.txt")
     with pytest.raises(InputError, match=r"line 1: 'aaaaa' is not .* \(12 answers are not\)"):
-        build_word_index(allowed, answers)
+        word_index_table(allowed, answers)
 
 
 def test_word_length_comes_from_the_data():
     allowed = parse("planet\nrocket\ngalaxy\n")
     answers = parse("rocket\n", "answers.txt", length=allowed.length)
-    table = build_word_index(allowed, answers)
+    table = word_index_table(allowed, answers)
     assert table["word"].to_pylist() == ["galaxy", "planet", "rocket"]
     assert table["answer_id"].to_pylist() == [None, None, 0]
 
@@ -176,7 +176,7 @@ def test_word_length_comes_from_the_data():
 def test_fixture_mirror_lists(fixture_mirror):
     allowed = parse((fixture_mirror / "allowed.txt").read_bytes())
     answers = parse((fixture_mirror / "answers.txt").read_bytes(), "answers.txt")
-    table = build_word_index(allowed, answers)
+    table = word_index_table(allowed, answers)
     assert table.num_rows == 21  # 20 guesses + mamma
     assert sum(table["is_answer"].to_pylist()) == 8
 
@@ -194,7 +194,7 @@ def test_real_lists(mirror):
     answers = parse(answers_bytes, "answers.txt", length=allowed.length)
     assert len(allowed.words) == 14855
     assert len(answers.words) == 2309
-    table = build_word_index(allowed, answers)
+    table = word_index_table(allowed, answers)
     assert table.num_rows == 14855
     assert sum(table["is_answer"].to_pylist()) == 2309
     assert [a for a in table["answer_id"].to_pylist() if a is not None] == list(range(2309))
