@@ -20,8 +20,8 @@ from pipeline.artifacts import catalog, seal
 from pipeline.artifacts.datapackage import published_config
 from pipeline.artifacts.patterns import chunk_count
 from pipeline.core.word_index import WordIndex
-from pipeline.plan import checkpoints as ready
 from pipeline.plan import optimal_stage
+from pipeline.plan.checkpoints import checkpoint_output, checkpoint_word_index
 from pipeline.plan.config_checks import stop
 from pipeline.plan.editions import (
     allowed_of,
@@ -117,7 +117,7 @@ class Inputs:
     # The word index and the pattern matrices, whose chunks follow from it.
     def word_index(self, edition: str) -> WordIndex:
         """The word index; it is a checkpoint, so this waits until it is built."""
-        return ready.checkpoint_word_index(
+        return checkpoint_word_index(
             self.checkpoints.build_word_index, edition,
             main_process=self.workflow.is_main_process,
             dry_run=self.workflow.output_settings.dryrun,
@@ -168,7 +168,7 @@ class Inputs:
     def first_jobs(self, edition: str) -> list[tuple[str, str]]:
         """(mode, opener) of the first solve_optimal jobs. openers.parquet is a
         checkpoint, so this waits until it is built (see final_outputs)."""
-        rank = ready.checkpoint_output(self.checkpoints.rank_openers, "openers", edition=edition)
+        rank = checkpoint_output(self.checkpoints.rank_openers, "openers", edition=edition)
         with optimal_stage.stop_as_one_line(self.config, edition):
             return optimal_stage.first_jobs(optimal_stage.optimal_plan(self.config, edition), rank)
 
@@ -179,7 +179,7 @@ class Inputs:
         jobs = self.first_jobs(edition)
         for mode in plan.modes if plan.certify else ():
             merge = self.checkpoints.merge_bounds
-            bounds = ready.checkpoint_output(merge, "bounds", edition=edition, mode=mode)
+            bounds = checkpoint_output(merge, "bounds", edition=edition, mode=mode)
             n_words = len(self.word_index(edition).words)
             with optimal_stage.stop_as_one_line(self.config, edition):
                 jobs += optimal_stage.next_jobs(plan, mode, bounds, jobs, n_words)
