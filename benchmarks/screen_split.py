@@ -15,14 +15,15 @@ words.
 
 The sample and the words at or below T are saved in benchmarks/screen_sample.json (the
 bound pass costs several CPU minutes; later runs and M3 reuse it; --rebuild makes it
-again). --off names search mechanisms to switch off (tuning.MECHANISMS), so that one
-sample is timed with and without a pruning; --results saves each word's CPU and outcome
+again). --off names search mechanisms to switch off (tuning.MECHANISMS), --on those
+off by default to switch on (tuning.DEFAULT_OFF), so that one sample is timed with and
+without a pruning; --results saves each word's CPU and outcome
 as JSON, and --against compares this run with such a file (the CPU by label, and any
 total that differs). The file holds words only: their labels are read from the mirror's
 published totals at each run, as every reference value is.
 
     python -m benchmarks.screen_split [--mirror ../shared/wordle-data] [--size 100]
-        [--rebuild] [--off NAME ...] [--results FILE] [--against FILE]
+        [--rebuild] [--off NAME ...] [--on NAME ...] [--results FILE] [--against FILE]
 """
 
 from __future__ import annotations
@@ -93,13 +94,12 @@ def build_sample(lists: WordLists, published: dict, size: int, threads: int) -> 
     }  # fmt: skip
 
 
-def time_screen(
-    lists: WordLists, words: list[str], cutoff: int, off: Collection[str] = ()
-) -> dict[str, dict]:
+def time_screen(lists: WordLists, words: list[str], cutoff: int, off: Collection[str] = (),
+                on: Collection[str] = ()) -> dict[str, dict]:  # fmt: skip
     """word -> its screen search's CPU seconds and outcome (the stage's call: cutoff,
     independent memo), one opener at a time."""
     rows = [lists.words.index(word) for word in words]
-    options = {"hard": True, "cutoff": cutoff, "independent": True, "off": off}
+    options = {"hard": True, "cutoff": cutoff, "independent": True, "off": off, "on": on}
     next(solve_openers(lists.matrix, lists.answer_rows, lists.encoded, rows[:1], **options))
     found = {}
     for word, row in zip(words, rows, strict=True):  # a context each: no build time counted
@@ -158,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rebuild", action="store_true", help="redo the bound pass")
     parser.add_argument("--threads", type=int, default=2, help="of the bound pass")
     parser.add_argument("--off", nargs="*", default=[], help="mechanisms switched off")
+    parser.add_argument("--on", nargs="*", default=[], help="off-by-default ones switched on")
     parser.add_argument("--results", type=Path, help="write each word's outcome here")
     parser.add_argument("--against", type=Path, help="an earlier --results file to compare")
     args = parser.parse_args(argv)
@@ -167,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         SAMPLE_PATH.write_text(json.dumps(sample, indent=0, sort_keys=True) + "\n")
     sample = json.loads(SAMPLE_PATH.read_text())
     words = sample["sample"][: args.size]
-    found = time_screen(lists, words, sample["cap"], args.off)
+    found = time_screen(lists, words, sample["cap"], args.off, args.on)
     below = labels(sample, published)
     report_split(sample, below, found)
     if args.results:

@@ -13,6 +13,7 @@ from collections import namedtuple
 import numpy as np
 
 from pipeline.core.wordle import ALPHABET_SIZE
+from pipeline.kernels.optimal_search.endgame import answer_families
 from pipeline.kernels.optimal_search.hard_state import packed_words, pattern_digits
 from pipeline.kernels.optimal_search.memo import new_memo
 from pipeline.kernels.optimal_search.tuning import (
@@ -67,6 +68,10 @@ SearchContext = namedtuple(
         "best",  # (D + 1,) int64 an optimal guess of the last node solved at depth d
         "replies",  # (REPLY_BLOCK * A,) replies (the dtype of m) of a block of guesses to H
         "merged",  # (A,) int32 scratch: a union of classes (infer)
+        "families",  # (A, L) int32 family of each answer varying at each position, or -1
+        "family_counts",  # (F,) int32 scratch, all zero between uses (endgame)
+        "live",  # (D + 1, A) int32 the largest family's members at each depth (endgame)
+        "top",  # (D + 1,) int64 scratch: the largest n_t - 1 (endgame.spread)
         "params",  # int64 settings (P_* slots)
         "stats",  # int64 counters (S_* slots)
         "memo",  # memo.Memo
@@ -98,6 +103,7 @@ def build_context(
     n_allowed[0] = n_guesses
     per_class = (depths, n_patterns)
     per_guess = (depths, n_guesses)
+    families, n_families = answer_families(encoded[answer_rows])
     return SearchContext(
         m=matrix,
         mt=transposed(matrix),
@@ -126,6 +132,10 @@ def build_context(
         best=np.full(depths, -1, dtype=np.int64),
         replies=np.zeros(REPLY_BLOCK * n_answers, dtype=matrix.dtype),
         merged=np.zeros(n_answers, dtype=np.int32),
+        families=families,
+        family_counts=np.zeros(max(n_families, 1), dtype=np.int32),
+        live=np.zeros((depths, n_answers), dtype=np.int32),
+        top=np.zeros(depths, dtype=np.int64),
         params=params,
         stats=np.zeros(4, dtype=np.int64),
         memo=new_memo(n_answers, length, MEMO_SLOTS_LOG2, MEMO_POOL),

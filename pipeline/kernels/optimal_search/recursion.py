@@ -21,7 +21,10 @@ bound, shortcuts and three-pass evaluation of a guess, written afresh for numba:
   total reaches beta), then cheap exact values (memo, candidate shortcuts), then full
   searches of the remaining classes, smallest first;
 - solved nodes and proven lower bounds go to an exact memo (memo), and a cut-off
-  also bounds unions of classes that sibling guesses produce (infer).
+  also bounds unions of classes that sibling guesses produce (infer);
+- before its scan, a node whose largest one-position family the guesses left cannot
+  split is INF (endgame: the cut-off at the top of Selby's minoverwords_givenlist), and
+  with endgame_search the family is first searched alone where its margin is small.
 Under a cutoff the opener's own node (solve.solve_one) starts its classes from their
 second-level bounds (ctx.floors, bounds.opener_floor), far above pass 1's: the cutoff then
 reaches each class's search as a tight beta, so a refuted opener costs only enough of the
@@ -80,6 +83,7 @@ from pipeline.kernels.optimal_search.partition import (
     split_by_reply,
 )
 from pipeline.kernels.optimal_search.scan import (
+    endgame_check,
     node_allowed,
     scan_guesses,
     switched_on,
@@ -308,6 +312,18 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
     if done:
         return value
     allowed = node_allowed(ctx, depth, answers)
+    cut, live = endgame_check(ctx, depth, answers, allowed)
+    if cut:  # INF is exact: no tree finishes the family in time
+        _remember(ctx, depth, answers, key, np.int64(INF), np.int64(INF), np.int64(-1))
+        return np.int64(INF)
+    if live > 0:  # the family alone, at this node (endgame): its value bounds the node's
+        family = ctx.live[depth, :live]
+        value = search(ctx, depth, family, beta, np.int64(0), np.int64(-1))
+        if value >= beta:
+            _remember(ctx, depth, answers, key, value, np.int64(INF), np.int64(-1))
+            return value
+        known = max(known, value)
+        allowed = node_allowed(ctx, depth, answers)  # the family's search rewrote it
     settled, low, count, low_skipped = scan_guesses(ctx, depth, answers, allowed, beta)
     if settled:
         _remember(ctx, depth, answers, key, low, low, ctx.best[depth])

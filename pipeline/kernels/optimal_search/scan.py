@@ -23,6 +23,7 @@ from pipeline.kernels.optimal_search.context import (
     S_SCANNED,
     S_SCANS,
 )
+from pipeline.kernels.optimal_search.endgame import family_members, largest_family, spread
 from pipeline.kernels.optimal_search.hard_state import filter_allowed
 from pipeline.kernels.optimal_search.partition import (
     class_stats,
@@ -33,6 +34,8 @@ from pipeline.kernels.optimal_search.selby import guess_bound
 from pipeline.kernels.optimal_search.tuning import (
     F_COLLISIONS,
     F_DISTINCT,
+    F_ENDGAME,
+    F_ENDGAME_SEARCH,
     F_GUESS_BOUND,
     F_ONE_CLASS,
     F_ORDER,
@@ -129,6 +132,34 @@ def scan_guesses(ctx, depth, answers, allowed, beta):
         return 1, ub, 0, INF
     keys[:count].sort()
     return 0, lb_min, count, low_skipped
+
+
+@njit(cache=True, nogil=True)
+def endgame_check(ctx, depth, answers, allowed):
+    """(cut, live) of the node's largest family (endgame): cut, the node is INF; live > 0,
+    the family's members, ctx.live[depth, :live], are to be searched alone first
+    (endgame_search: fewer than n of them, and a margin S - (mx - 1) below rem - 1)."""
+    n = answers.shape[0]
+    r = ctx.params[P_MAXG] - depth - 1
+    static = switched_on(ctx, F_ENDGAME)
+    if r < 2 or (not static and not switched_on(ctx, F_ENDGAME_SEARCH)):
+        return False, 0  # r = 1: the scan's own test (a split into singletons) is cheaper
+    family, mx = largest_family(ctx.families, ctx.family_counts, answers)
+    if mx - 1 <= r:  # Selby's condition: a family no larger than that is rarely cut
+        return False, 0
+    policy = ctx.params[P_TOPK] > 0 and n > ctx.params[P_EXACT]
+    searched = switched_on(ctx, F_ENDGAME_SEARCH) and mx < n and not policy
+    if not static and not searched:
+        return False, 0
+    live = answers
+    if mx < n:
+        live = ctx.live[depth, :mx]
+        family_members(ctx.families, answers, family, live)
+    enough = mx - 1 + r if searched else mx - 1
+    total = spread(ctx.m, allowed, live, r, enough, ctx.cnt, ctx.top)
+    if static and total < mx - 1:
+        return True, 0
+    return False, mx if searched and total < mx - 1 + r else 0
 
 
 @njit(cache=True, nogil=True)

@@ -8,7 +8,8 @@ lives in `recursion` (design notes there; after Alex Selby's wordle.cpp). `top_k
 restricts every node to its top_k guesses by the search order: much faster, and the
 result is the total of a real tree, so an upper bound (proven=False). `cutoff` stops as
 soon as the optimum is proven to be at least that (for ranking openers). `off` names
-pruning mechanisms to switch off (tuning.MECHANISMS): the same result, more slowly.
+pruning mechanisms to switch off (tuning.MECHANISMS), `on` those off by default to
+switch on (tuning.DEFAULT_OFF): the same result, faster or slower.
 
 Tree layout (flat arrays, one row per guess played, depth-first, children by pattern id):
 node_id (= row), parent_id (-1 at the root), pattern (the reply leading here; -1 at the
@@ -101,6 +102,7 @@ def solve_opener(
     top_k: int | None = None,
     cutoff: int | None = None,
     off: Collection[str] = (),
+    on: Collection[str] = (),
 ) -> OptimalResult:
     """Best decision tree starting with word row `opener` (exhaustive unless top_k is set).
 
@@ -110,7 +112,7 @@ def solve_opener(
     optimum is proven >= cutoff the search stops, with that bound and no tree.
     """
     options = {"hard": hard, "max_guesses": max_guesses, "top_k": top_k, "cutoff": cutoff}
-    options["off"] = off
+    options["off"], options["on"] = off, on
     return next(solve_openers(matrix, answer_rows, encoded, [opener], **options))
 
 
@@ -127,6 +129,7 @@ def solve_openers(
     running_cutoff: bool = False,
     independent: bool = False,
     off: Collection[str] = (),
+    on: Collection[str] = (),
 ) -> Iterator[OptimalResult]:
     """solve_opener for each opener in turn, sharing one memo: node values do not depend on
     the opener, so later openers reuse earlier work (a batch on a cluster node, say).
@@ -139,7 +142,7 @@ def solve_openers(
     matrix, answer_rows, encoded = check_inputs(
         matrix, answer_rows, encoded, max_guesses, top_k, cutoff
     )
-    flags = flags_without(frozenset(off))
+    flags = flags_without(frozenset(off), frozenset(on))
     started = time.process_time()
     ctx = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), top_k, flags)
     limit = context.INF if cutoff is None else int(cutoff)

@@ -2,9 +2,10 @@
 
 A node is a set H of n possible answers with some guesses left; its value is the least
 total of guesses over H (see recursion). Every mechanism below only saves work: each can
-be switched off by name (`solve_opener(..., off=...)`) and the proven totals and trees
-stay the same, only slower (tests/kernels/optimal_search/test_solve.py checks each one alone against
-brute force). What is not listed is the definition itself: the depth limit, n = 1 or 2,
+be switched off by name (`solve_opener(..., off=...)`), those of DEFAULT_OFF on
+(`on=...`), and the proven totals and trees stay the same
+(tests/kernels/optimal_search/test_solve.py checks each one alone against brute force).
+What is not listed is the definition itself: the depth limit, n = 1 or 2,
 classes that cannot finish in the guesses left, the exact cost of a class of one or two
 answers, and the beta cut-off contract (a value at or above beta may be any bound).
 
@@ -34,6 +35,17 @@ answers, and the beta cut-off contract (a value at or above beta may be any boun
   (infer), stored in the memo.
 - distinct: of guesses that agree on every letter present in H, only the lowest row is
   scored (letters absent from H are interchangeable). Applies at every node below the root.
+- endgame (off by default: DEFAULT_OFF): a one-position family of mx answers in H
+  (`.ight`) that the guesses left cannot separate (mx - 1 above the sum of the rem - 1
+  largest n_t - 1, n_t a guess's distinct replies on it) makes the node INF (endgame,
+  after Selby). Applies at every node searched in full with three or more guesses left
+  whose largest family has more members than guesses left (with two left the scan's own
+  test is cheaper). Off by default until the whole suite has run with it: the same
+  totals and trees, but an opener the screen refutes may now be proven to have no tree,
+  which changes its row.
+- endgame_search (off by default: DEFAULT_OFF): where that sum leaves a margin below
+  rem - 1, the family alone is searched first, and cuts the node when its value reaches
+  beta (Selby). Not at a node top_k applies to (its values are a policy's, not bounds).
 """
 
 from __future__ import annotations
@@ -56,6 +68,8 @@ MECHANISMS = (
     "memo",
     "inferred",
     "distinct",
+    "endgame",
+    "endgame_search",
 )
 # Bit of each mechanism in the search's flags (params slot P_FLAGS); all set by default.
 (
@@ -70,13 +84,26 @@ MECHANISMS = (
     F_MEMO,
     F_INFERRED,
     F_DISTINCT,
+    F_ENDGAME,
+    F_ENDGAME_SEARCH,
 ) = (1 << i for i in range(len(MECHANISMS)))
 ALL_ON = (1 << len(MECHANISMS)) - 1
 
 
-def flags_without(off: frozenset[str] | set[str] | tuple[str, ...]) -> int:
-    """The flags with the named mechanisms switched off; an unknown name is an error."""
-    unknown = sorted(set(off) - set(MECHANISMS))
+# Mechanisms that are exact but off unless named in `on`: measured not to pay
+# (benchmarks/HISTORY.md, issue 62 M3: the family's own search costs the feasible
+# openers of the hard-mode screen what it saves on the infeasible ones).
+DEFAULT_OFF = ("endgame", "endgame_search")
+
+
+def flags_without(
+    off: frozenset[str] | set[str] | tuple[str, ...],
+    on: frozenset[str] | set[str] | tuple[str, ...] = (),
+) -> int:
+    """The flags with the named mechanisms switched off, and those of DEFAULT_OFF named in
+    `on` switched on (off wins); an unknown name is an error."""
+    unknown = sorted((set(off) | set(on)) - set(MECHANISMS))
     if unknown:
         raise ValueError(f"unknown pruning mechanisms {unknown}; they are {list(MECHANISMS)}")
-    return ALL_ON & ~sum(1 << MECHANISMS.index(name) for name in set(off))
+    dropped = (set(DEFAULT_OFF) - set(on)) | set(off)
+    return ALL_ON & ~sum(1 << MECHANISMS.index(name) for name in dropped)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from pipeline.kernels.optimal_search import TREE_FIELDS, prepare_lists, solve_opener, solve_openers
-from pipeline.kernels.optimal_search.tuning import MECHANISMS
+from pipeline.kernels.optimal_search.tuning import DEFAULT_OFF, MECHANISMS
 from tests.support.fixtures import FIXTURE_ALLOWED, FIXTURE_ANSWERS
 from tests.support.tree_check import check_tree
 
@@ -138,11 +138,11 @@ def brute(case, hard):
     return _BRUTE[case, hard]
 
 
-def solve(case, opener, hard, max_guesses=6, top_k=None, cutoff=None, off=()):
+def solve(case, opener, hard, max_guesses=6, top_k=None, cutoff=None, off=(), on=()):
     w = lists(case)
     return solve_opener(
         w.matrix, w.answer_rows, w.encoded, opener,
-        hard=hard, max_guesses=max_guesses, top_k=top_k, cutoff=cutoff, off=off,
+        hard=hard, max_guesses=max_guesses, top_k=top_k, cutoff=cutoff, off=off, on=on,
     )  # fmt: skip
 
 
@@ -190,10 +190,12 @@ _SOLVED: dict = {}
 
 
 def solved_under(off, hard):
-    """(case, max_guesses, opener, result) over the small cases, with `off` switched off."""
+    """(case, max_guesses, opener, result) over the small cases, with `off` switched off
+    and every other mechanism on (those off by default included)."""
+    on = tuple(name for name in DEFAULT_OFF if name not in off)
     if (off, hard) not in _SOLVED:
         _SOLVED[off, hard] = [
-            (case, max_guesses, opener, solve(case, opener, hard, max_guesses, off=off))
+            (case, max_guesses, opener, solve(case, opener, hard, max_guesses, off=off, on=on))
             for case in ("random", "two-families")
             for max_guesses in (4, 6)
             for opener in openers(case)
