@@ -1,6 +1,6 @@
 """Issue 62, measurement M0: where the hard-mode screen's CPU goes, infeasible or not.
 
-The optimal stage certifies its top list in three steps (pipeline.analysis.certified_top):
+The optimal stage certifies its top list in three steps (pipeline.analysis.optimal.certified_top):
 every allowed word is bounded (second level, raised a third level below the cap), and
 every word whose bound is at most T, the K-th best proven total, is searched with the
 cutoff T + 1 (the screen, pipeline/stages/screen_openers.py). This runs the same bound

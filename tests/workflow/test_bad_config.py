@@ -116,7 +116,7 @@ CONFIG_CASES = {
     ),
     "optimal openers_top, the old name": (
         {"optimal": {"openers_top": 5}},
-        "optimal.openers_top: unknown key (allowed here: certify, max_guesses, modes,",
+        "optimal.openers_top: unknown key (allowed here: certify, certify_all, max_guesses,",
     ),
     "deadline zero": (
         {"download": {"deadline": 0}},
