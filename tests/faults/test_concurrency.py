@@ -43,6 +43,20 @@ from tests.support.workflow_helpers import (
 )
 
 
+def start_rebuild(checkout: Path) -> subprocess.Popen:
+    """A real run that rebuilds REBUILT_RULE's output and what is built from it, in its
+    own session (so a failing test can end it and its jobs); its stderr is kept."""
+    return subprocess.Popen(
+        snakemake_command(checkout, "--forcerun", REBUILT_RULE),
+        cwd=checkout,
+        env=fixture_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
 def test_a_reader_racing_a_rewriter_reads_a_whole_sealed_version_or_one_line(tmp_path):
     """A reader process (this one) reads the artifact through its checked reader while
     another process rewrites it, until the race has shown every outcome: whole A, whole B
@@ -149,15 +163,7 @@ def test_readers_during_a_rebuild_see_the_old_or_the_new_files_or_one_line(
     before = {name: read(command, checkout) for name, command in READERS.items()}
     for name, result in before.items():
         assert result.returncode == 0, (name, result.stderr)
-    rebuild = subprocess.Popen(
-        snakemake_command(checkout, "--forcerun", REBUILT_RULE),
-        cwd=checkout,
-        env=fixture_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    rebuild = start_rebuild(checkout)
     outcomes: dict[str, list[str]] = {name: [] for name in READERS}
     with ended_on_failure(rebuild):
         while rebuild.poll() is None:
@@ -195,15 +201,7 @@ def test_a_second_snakemake_stops_and_the_first_run_is_unharmed(built_checkout, 
     first run deleted under it) and changes nothing; the first run ends as a clean build,
     and `verify` passes."""
     checkout = clone_checkout(built_checkout, tmp_path / "c")
-    first = subprocess.Popen(
-        snakemake_command(checkout, "--forcerun", REBUILT_RULE),
-        cwd=checkout,
-        env=fixture_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    first = start_rebuild(checkout)
     locks = checkout / ".snakemake" / "locks"
     with ended_on_failure(first):
         deadline = time.monotonic() + 120
