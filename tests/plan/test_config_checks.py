@@ -4,36 +4,22 @@ reads of the checked config (pipeline.plan.inputs)."""
 
 from __future__ import annotations
 
-import json
 from types import SimpleNamespace
-from typing import Any
 
 import pytest
 import yaml
 
 from pipeline.artifacts import catalog
-from pipeline.plan.config_checks import SCHEMA, check_config
+from pipeline.plan.config_checks import SCHEMA
 from pipeline.plan.inputs import Inputs
 from tests.support.bad_inputs import UNTIL_CASES
+from tests.support.config_check import checked_config
 from tests.support.fixtures import REPO
 
 
-def workflow(overrides: dict[str, Any] | None = None) -> SimpleNamespace:
-    """What check_config uses of Snakemake's workflow object."""
-    settings = SimpleNamespace(overwrite_config=overrides or {})
-    return SimpleNamespace(config_settings=settings, configfiles=[], basedir=str(REPO))
-
-
-def checked_config(tmp_path, given: dict[str, Any]) -> dict[str, Any]:
-    """`given` (a config file's values) as the Snakefile has it after its checks."""
-    config = json.loads(json.dumps(given))
-    check_config(config, workflow(), REPO / SCHEMA)
-    return config
-
-
-def test_the_schema_alone_gives_the_defaults(tmp_path):
+def test_the_schema_alone_gives_the_defaults():
     schema = yaml.safe_load((REPO / SCHEMA).read_text(encoding="utf-8"))["properties"]
-    config = checked_config(tmp_path, {})
+    config = checked_config({})
     for key in ("top", "certify", "openers", "modes", "screen_parts", "max_guesses"):
         assert config["optimal"][key] == schema["optimal"]["properties"][key]["default"], key
     assert (config["optimal"]["top"], config["optimal"]["certify"]) == (20, True)
@@ -48,9 +34,9 @@ def test_the_schema_alone_gives_the_defaults(tmp_path):
          "config: editions: no edition is enabled; set enabled: true on one"),
     ],
 )  # fmt: skip
-def test_a_bad_config_stops_as_one_line_naming_the_key(tmp_path, capsys, given, line):
+def test_a_bad_config_stops_as_one_line_naming_the_key(capsys, given, line):
     with pytest.raises(SystemExit) as stopped:
-        checked_config(tmp_path, given)
+        checked_config(given)
     assert stopped.value.code == 1
     message = capsys.readouterr().err.splitlines()
     assert message[0].startswith(line)
@@ -58,9 +44,9 @@ def test_a_bad_config_stops_as_one_line_naming_the_key(tmp_path, capsys, given, 
 
 
 @pytest.mark.parametrize("until", list(UNTIL_CASES))
-def test_a_history_until_that_is_no_day_stops_as_one_line(tmp_path, capsys, until):
+def test_a_history_until_that_is_no_day_stops_as_one_line(capsys, until):
     with pytest.raises(SystemExit) as stopped:
-        checked_config(tmp_path, {"history": {"until": until}})
+        checked_config({"history": {"until": until}})
     assert stopped.value.code == 1
     message = capsys.readouterr().err.splitlines()
     assert message[0].startswith(UNTIL_CASES[until]), message
@@ -68,15 +54,15 @@ def test_a_history_until_that_is_no_day_stops_as_one_line(tmp_path, capsys, unti
     assert len(message) <= 2
 
 
-def test_history_until_only_for_an_edition_whose_answers_include_the_history(tmp_path):
-    config = checked_config(tmp_path, {"history": {"until": "2024-06-30"}})
+def test_history_until_only_for_an_edition_whose_answers_include_the_history():
+    config = checked_config({"history": {"until": "2024-06-30"}})
     plan = Inputs(config, workflow=None, checkpoints=None)
     assert plan.history_until(SimpleNamespace(edition="nyt2026")) == "2024-06-30"
     assert plan.history_until(SimpleNamespace(edition="nyt2022")) == ""
 
 
-def test_the_optimal_inputs_follow_each_editions_own_settings(tmp_path):
-    config = checked_config(tmp_path, {"editions": {"nyt2022": {"optimal": {"certify": False}}}})
+def test_the_optimal_inputs_follow_each_editions_own_settings():
+    config = checked_config({"editions": {"nyt2022": {"optimal": {"certify": False}}}})
     plan = Inputs(config, workflow=None, checkpoints=None)
     old, new = SimpleNamespace(edition="nyt2022"), SimpleNamespace(edition="orig")
     assert plan.optimal_param("certify")(old) is False

@@ -7,14 +7,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 import yaml
 from snakemake.utils import update_config
 
-from pipeline.plan.config_checks import SCHEMA, check_config
 from pipeline.plan.optimal_stage import optimal_plan
+from tests.support.config_check import checked_config
 from tests.support.fixtures import REPO
 
 WORKFLOW = REPO / ".github" / "workflows" / "artifacts.yml"
@@ -90,9 +89,7 @@ def checked_plans(files: list[str]) -> dict[str, bool]:
     config: dict = {}
     for name in files:
         update_config(config, yaml.safe_load((REPO / name).read_text()))
-    settings = SimpleNamespace(overwrite_config={})
-    workflow = SimpleNamespace(config_settings=settings, configfiles=[], basedir=str(REPO))
-    check_config(config, workflow, REPO / SCHEMA)
+    config = checked_config(config)
     enabled = [name for name, entry in config["editions"].items() if entry["enabled"]]
     return {edition: optimal_plan(config, edition).certify for edition in enabled}
 
