@@ -192,6 +192,10 @@ LOCKED = "Error: Directory cannot be locked."
 # When the first run deletes a file while the second is still building its job graph,
 # before it comes to the lock:
 VANISHED = "It could be that a concurrent process has deleted it while Snakemake was running."
+# When the first run ends between the second's lock check and its lock write: Snakemake's
+# own race (persistence/file.py removes the whole locks folder on unlock), harmless to the
+# first run, which has finished by then.
+UNLOCKED_UNDER_IT = "/.snakemake/locks/0.input.lock'"
 
 
 @pytest.mark.slow
@@ -217,6 +221,8 @@ def test_a_second_snakemake_stops_and_the_first_run_is_unharmed(built_checkout, 
                 break  # it came to the lock after the first run had let it go, all done
             seconds.append(time.monotonic() - start)
             printed = second.stdout + second.stderr
+            if UNLOCKED_UNDER_IT in printed and first.wait(timeout=60) == 0:
+                break
             assert second.returncode == 1, printed
             assert LOCKED in printed or VANISHED in printed, printed
             assert "wordle:" not in printed  # it moved nothing aside

@@ -11,7 +11,7 @@ from pipeline.analysis.optimal.edition_plan import OptimalPlan, top_count
 from pipeline.artifacts import optimal as store
 from pipeline.core.errors import PipelineError
 from pipeline.plan import optimal_stage
-from tests.plan.test_config_checks import checked_config
+from tests.support.config_check import checked_config
 
 WORDS = ["aback", "blunt", "cigar", "dwell", "eerie", "focal", "gamer"]
 
@@ -115,10 +115,8 @@ def test_next_jobs_read_the_merged_bounds_of_a_mode(tmp_path):
     assert optimal_stage.screen_jobs(plan(certify=False), 2) == []
 
 
-def test_an_edition_resolves_its_own_values_over_the_config(tmp_path):
-    config = checked_config(
-        tmp_path, {"editions": {"nyt2022": {"optimal": {"top": 3, "certify": False}}}}
-    )
+def test_an_edition_resolves_its_own_values_over_the_config():
+    config = checked_config({"editions": {"nyt2022": {"optimal": {"top": 3, "certify": False}}}})
     own, shared = (
         optimal_stage.optimal_plan(config, "nyt2022"),
         optimal_stage.optimal_plan(config, "orig"),
