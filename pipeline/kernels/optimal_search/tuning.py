@@ -35,14 +35,13 @@ answers, and the beta cut-off contract (a value at or above beta may be any boun
   (infer), stored in the memo.
 - distinct: of guesses that agree on every letter present in H, only the lowest row is
   scored (letters absent from H are interchangeable). Applies at every node below the root.
-- endgame (off by default: DEFAULT_OFF): a one-position family of mx answers in H
-  (`.ight`) that the guesses left cannot separate (mx - 1 above the sum of the rem - 1
-  largest n_t - 1, n_t a guess's distinct replies on it) makes the node INF (endgame,
-  after Selby). Applies at every node searched in full with three or more guesses left
-  whose largest family has more members than guesses left (with two left the scan's own
-  test is cheaper). Off by default until the whole suite has run with it: the same
-  totals and trees, but an opener the screen refutes may now be proven to have no tree,
-  which changes its row.
+- endgame: a one-position family of mx answers in H (`.ight`) that the guesses left
+  cannot separate (mx - 1 above the sum of the rem - 1 largest n_t - 1, n_t a guess's
+  distinct replies on it) makes the node INF (endgame, after Selby). Applies at every
+  node searched in full with three or more guesses left whose largest family has more
+  members than guesses left (with two left the scan's own test is cheaper). The same
+  totals and trees; an opener the screen refutes may be proven to have no tree instead,
+  which its row of optimal_openers says.
 - endgame_search (off by default: DEFAULT_OFF): where that sum leaves a margin below
   rem - 1, the family alone is searched first, and cuts the node when its value reaches
   beta (Selby). Not at a node top_k applies to (its values are a policy's, not bounds).
@@ -93,7 +92,7 @@ ALL_ON = (1 << len(MECHANISMS)) - 1
 # Mechanisms that are exact but off unless named in `on`: measured not to pay
 # (benchmarks/HISTORY.md, issue 62 M3: the family's own search costs the feasible
 # openers of the hard-mode screen what it saves on the infeasible ones).
-DEFAULT_OFF = ("endgame", "endgame_search")
+DEFAULT_OFF = ("endgame_search",)  # measured: no gain (benchmarks/HISTORY.md)
 
 
 def flags_without(
