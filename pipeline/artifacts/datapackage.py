@@ -175,7 +175,7 @@ def edition_entries(config: Mapping[str, Any], editions: Sequence[str]) -> list[
     return entries
 
 
-def build_datapackage(
+def package_descriptor(
     artifacts: Sequence[str | Path],
     raw_files: Sequence[str | Path],
     config: Mapping[str, Any],
@@ -222,7 +222,7 @@ def write_datapackage(
     editions: Sequence[str] = (),
 ) -> None:
     output = Path(output)
-    descriptor = build_datapackage(artifacts, raw_files, config, output.parent, editions)
+    descriptor = package_descriptor(artifacts, raw_files, config, output.parent, editions)
     write_text_atomic(output, json.dumps(descriptor, indent=2, sort_keys=True) + "\n")
     seal.write_seal(
         output,

@@ -16,10 +16,10 @@ from pipeline.artifacts import (
     entropy,
     openers,
     optimal,
+    parquet,
     plots,
     prior,
 )
-from pipeline.artifacts import parquet as parquet_io
 from pipeline.core.errors import PipelineError
 from pipeline.core.wordle import MAX_GUESSES
 
@@ -55,7 +55,7 @@ TABLES: dict[str, Callable[..., str]] = {
 def _frame(path: Path) -> pl.DataFrame:
     if path.name not in SCHEMAS:
         raise PipelineError(f"{path}: not an artifact the report shows")
-    table: pa.Table = parquet_io.read_table(path, SCHEMAS[path.name])
+    table: pa.Table = parquet.read_table(path, SCHEMAS[path.name])
     return pl.from_arrow(table)
 
 

@@ -24,7 +24,7 @@ import textwrap
 import time
 from collections.abc import Callable, Sequence
 
-from pipeline.commands.assistant import report as report_module
+from pipeline.commands.assistant import report
 from pipeline.commands.assistant.advisor import Advisor
 from pipeline.commands.assistant.budget import busy
 from pipeline.commands.assistant.console import (
@@ -222,13 +222,13 @@ def one_shot(args: argparse.Namespace) -> int:
     advisor.valuer.origin = origin
     turns = advisor.turns(pairs)
     version = _version() if args.json else ""
-    report = report_module.build(advisor, turns, version)
+    answer = report.build(advisor, turns, version)
     if args.json:
-        document = report_module.as_json(report, args.list_limit)
+        document = report.as_json(answer, args.list_limit)
         emit(json.dumps(document, indent=2) + "\n")
     else:
         width = shutil.get_terminal_size().columns
-        emit(render(report, args.list_limit, width, explain=args.explain) + "\n")
+        emit(render(answer, args.list_limit, width, explain=args.explain) + "\n")
     return EXIT_OK
 
 
