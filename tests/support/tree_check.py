@@ -40,13 +40,15 @@ def obeys_hard_rule(word: str, history: list[tuple[str, int]]) -> bool:
     return True
 
 
-def check_tree(tree, words, answers, *, hard: bool, max_guesses: int) -> int:
+def check_tree(tree, words, answers, *, hard: bool, max_guesses: int, weights=None) -> int:
     """Validate `tree` (an OptimalResult or a mapping of TREE_FIELDS arrays); return its total.
 
     words: every word, indexed by word row; answers: the answer words (each must be in
-    words). Checks: rows are a tree in depth-first order rooted at row 0; each answer,
-    following the true replies, meets a node whose guess is itself (the all-green end) at
-    depth <= max_guesses; n_answers counts the answers through each node; children have
+    words); weights: positive integers, one per answer (default 1 each), so that the
+    total is the sum of weight x guesses over the answers (a prior's numerator).
+    Checks: rows are a tree in depth-first order rooted at row 0; each answer, following
+    the true replies, meets a node whose guess is itself (the all-green end) at depth
+    <= max_guesses; n_answers counts the answers through each node; children have
     distinct, non-all-green patterns; in hard mode every guess obeys its path's constraints.
     """
     arrays = {name: np.asarray(_field(tree, name), dtype=np.int64) for name in TREE_FIELDS}
@@ -71,15 +73,18 @@ def check_tree(tree, words, answers, *, hard: bool, max_guesses: int) -> int:
         raise ValueError(f"a node at depth {depth.max()} exceeds {max_guesses} guesses")
     if hard:
         _check_hard(words, guess, parent, pattern)
+    weights = [1] * len(answers) if weights is None else [int(w) for w in weights]
+    if len(weights) != len(answers) or min(weights, default=1) <= 0:
+        raise ValueError("weights must be positive integers, one per answer")
     passes = np.zeros(n_nodes, dtype=np.int64)
     total = 0
-    for answer in answers:
+    for answer, weight in zip(answers, weights, strict=True):
         node = 0
         while True:
             passes[node] += 1
             r = reply(words[guess[node]], answer)
             if r == all_green:
-                total += int(depth[node])
+                total += weight * int(depth[node])
                 break
             if (node, r) not in children:
                 raise ValueError(f"answer {answer!r}: node {node} has no child for reply {r}")

@@ -50,10 +50,16 @@ def naive_allowed(words, allowed, guess, pattern):
 
 
 class BruteForce:
-    """Exact minimum totals by trying every guess at every node (memoised on the node)."""
+    """Exact minimum totals by trying every guess at every node (memoised on the node).
 
-    def __init__(self, words, answers, hard):
+    `weights` (positive integers, one per answer; default 1 each) weigh each answer's
+    guesses: the total is the sum over answers of weight x guesses, the prior's exact
+    numerator (issue 61). A guess that ends no answer and splits none is never optimal."""
+
+    def __init__(self, words, answers, hard, weights=None):
         self.words, self.answers, self.hard = words, answers, hard
+        self.weights = tuple(weights) if weights is not None else (1,) * len(answers)
+        assert len(self.weights) == len(answers) and min(self.weights) > 0
         self.all_green = 3 ** len(words[0]) - 1
         self.replies = [[naive_reply(g, a) for a in answers] for g in words]
         self.everything = frozenset(range(len(words)))
@@ -75,7 +81,7 @@ class BruteForce:
         classes = defaultdict(list)
         for a in sorted(answer_set):
             classes[self.replies[guess][a]].append(a)
-        total = len(answer_set)
+        total = sum(self.weights[a] for a in answer_set)
         for pattern, members in sorted(classes.items()):
             if pattern != self.all_green:
                 total += self.node(
