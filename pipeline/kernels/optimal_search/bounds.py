@@ -117,7 +117,7 @@ def _bucket_floor(ctx, depth, answers, beta) -> int:
     least guess bound, refined, of any guess; exact below beta, else some bound >= beta."""
     n = answers.shape[0]
     rem = ctx.params[P_MAXG] - depth
-    value = trivial_value(n, rem, INF, False)
+    value = trivial_value(n, n, 1, rem, INF, False)  # opener bounds are uniform only
     if value >= 0:
         return value
     value, _ = candidate_split(ctx.m, ctx.answer_rows, answers, ctx.cnt, rem)

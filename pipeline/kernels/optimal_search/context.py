@@ -31,9 +31,10 @@ ID_MASK = (1 << ID_BITS) - 1
 # pruning mechanisms switched on (tuning.F_* bits), the largest node top_k spares (nodes
 # of at most that many answers are searched in full; 0: top_k applies everywhere), the
 # opener whose root classes start from `floors` and whose root partition (depth 0) is
-# already in place (-1: none; see solve.solve_one)
+# already in place (-1: none; see solve.solve_one), whether answers carry weights (1) or
+# all count alike (0: the uniform search, whose code paths read no weight)
 (P_MAXG, P_TOPK, P_HARD, P_ALLGREEN, P_NPAT, P_MAXPAT, P_ROOT, P_FLAGS, P_EXACT,
- P_FLOORED) = range(10)  # fmt: skip
+ P_FLOORED, P_WEIGHTED) = range(11)  # fmt: skip
 # stats slots: nodes entered, full guess scans, (guess, answer) pairs scanned, guesses scored
 S_NODES, S_SCANS, S_SCANNED, S_EVALS = range(4)
 
@@ -43,6 +44,7 @@ SearchContext = namedtuple(
         "m",  # (G, A) pattern ids (uint8 up to 5 letters, else uint16), rows are guesses
         "mt",  # (A, G) transposed copy: a full scan streams one row per answer
         "answer_rows",  # (A,) int32 word row of each answer column
+        "weights",  # (A,) int64 positive weight of each answer column (all 1: uniform)
         "letters",  # (G, L) uint8 letter codes (hard mode)
         "packed",  # (G, 3 or 5) uint64 packed letters and letter counts (hard mode)
         "digits",  # (3**L, L) uint8 colour of each position of each pattern
@@ -53,11 +55,15 @@ SearchContext = namedtuple(
         "cls_list",  # (D + 1, P) int32 the non-empty classes, by pattern id
         "cls_n",  # (D + 1,) int64 how many of them
         "cls_lb",  # (D + 1, P) int64 bound (or exact total) per class
+        "cls_w",  # (D + 1, P) int64 class weights (sizes when uniform)
+        "cls_wmax",  # (D + 1, P) int64 weight of each class's heaviest answer (1: uniform)
         "cls_pend",  # (D + 1, P) int32 classes still to search
         "floors",  # (P,) int64 lower bound per root class of the opener params[P_FLOORED]
         "cnt",  # (P,) int32 histogram scratch, all zero between uses
+        "heaviest",  # (P,) int64 scratch of weighted_class_stats, all zero between uses
         "keys",  # (D + 1, G) int64 ordering keys of the guesses tried at each depth
         "lbs",  # (D + 1, G) int64 lower bound per guess row at each depth
+        "guess_stats",  # (4, G) int64 scratch of a weighted scan: k, sum c^2, hit, bound
         "allowed",  # (D + 1, G) int32 guess rows worth scoring at each depth
         "answer_letters",  # (A,) int64 set of the letters of each answer (bit a = letter a)
         "seen",  # (2**SEEN_SLOTS_LOG2,) int64 hash set of projected guesses (distinct_guesses)
@@ -80,23 +86,28 @@ SearchContext = namedtuple(
 
 
 def build_context(
-    matrix, answer_rows, encoded, hard, max_guesses, top_k, flags, exact_upto=0, most=None
-) -> SearchContext:
+    matrix, answer_rows, encoded, hard, max_guesses, top_k, flags, exact_upto=0, most=None,
+    weights=None,
+) -> SearchContext:  # fmt: skip
     """Every buffer one search uses, for checked inputs (see optimal_search).
 
     most: the most distinct replies any guess gets over all answers, when the caller
-    knows it (computing it reads the whole matrix)."""
+    knows it (computing it reads the whole matrix). weights: checked positive int64
+    weights, one per answer column; None: every answer counts 1 (the uniform search)."""
     n_guesses, n_answers = matrix.shape
     length = encoded.shape[1]
     n_patterns = 3**length
     depths = max_guesses + 1
-    params = np.zeros(10, dtype=np.int64)
+    params = np.zeros(11, dtype=np.int64)
     params[P_FLOORED] = -1
     params[[P_MAXG, P_TOPK, P_HARD]] = max_guesses, top_k or 0, int(hard)
     params[P_EXACT] = exact_upto
     params[[P_ALLGREEN, P_NPAT]] = n_patterns - 1, n_patterns
     params[P_MAXPAT] = max_replies(matrix, n_patterns) if most is None else most
     params[P_FLAGS] = flags
+    params[P_WEIGHTED] = int(weights is not None)
+    if weights is None:
+        weights = np.ones(n_answers, dtype=np.int64)
     allowed = np.zeros((depths, n_guesses), dtype=np.int32)
     allowed[0] = np.arange(n_guesses, dtype=np.int32)
     n_allowed = np.zeros(depths, dtype=np.int64)
@@ -108,6 +119,7 @@ def build_context(
         m=matrix,
         mt=transposed(matrix),
         answer_rows=answer_rows,
+        weights=np.ascontiguousarray(weights, dtype=np.int64),
         letters=encoded,
         packed=packed_words(encoded),
         digits=pattern_digits(length),
@@ -117,11 +129,15 @@ def build_context(
         cls_list=np.zeros(per_class, dtype=np.int32),
         cls_n=np.zeros(depths, dtype=np.int64),
         cls_lb=np.zeros(per_class, dtype=np.int64),
+        cls_w=np.zeros(per_class, dtype=np.int64),
+        cls_wmax=np.zeros(per_class, dtype=np.int64),
         cls_pend=np.zeros(per_class, dtype=np.int32),
         floors=np.zeros(n_patterns, dtype=np.int64),
         cnt=np.zeros(n_patterns, dtype=np.int32),
+        heaviest=np.zeros(n_patterns, dtype=np.int64),
         keys=np.zeros(per_guess, dtype=np.int64),
         lbs=np.zeros(per_guess, dtype=np.int64),
+        guess_stats=np.zeros((4, n_guesses), dtype=np.int64),
         allowed=allowed,
         answer_letters=letter_sets(encoded[answer_rows]),
         seen=np.zeros(1 << SEEN_SLOTS_LOG2, dtype=np.int64),

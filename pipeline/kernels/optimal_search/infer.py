@@ -11,7 +11,8 @@ same in its exhaustive mode):
   unions, so this cuts the long tail of useless guesses at once;
 - superadditivity (normal mode): a tree for A u B is a tree for A and one for B, so the
   union of the classes that differ only at one position costs at least the sum of their
-  bounds.
+  bounds. Both hold under positive answer weights (weights: a subset's answers weigh
+  what they weigh in the set).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 from pipeline.kernels.jit import njit
 from pipeline.kernels.optimal_search.context import INF, P_HARD, P_MAXG
 from pipeline.kernels.optimal_search.memo import memo_hash, memo_store
+from pipeline.kernels.optimal_search.weights import weighted
 
 
 @njit(cache=True, nogil=True)
@@ -56,6 +58,7 @@ def infer_bounds(ctx, depth, p, low) -> None:
     """After class p at `depth` was proven to cost >= low more guesses (state of depth + 1
     still describes class p), store the implied bounds of unions of classes."""
     sizes, bound = ctx.cls_size[depth], ctx.cls_lb[depth]
+    weighted_search = weighted(ctx.params)
     length = ctx.letters.shape[1]
     for i in range(length):
         w = 3**i
@@ -75,8 +78,10 @@ def infer_bounds(ctx, depth, p, low) -> None:
             parts = 0
             for a in range(3):
                 q = base + a * w
-                if sizes[q] > 0:
-                    total += max(bound[q] - sizes[q], 0)
+                if sizes[q] > 0:  # the class's bound less its share of this guess
+                    total += max(
+                        bound[q] - (ctx.cls_w[depth, q] if weighted_search else sizes[q]), 0
+                    )
                     parts += 1
             if parts >= 2:
                 _store(ctx, depth, _collect(ctx, depth, base, w, np.int64(0)), total)

@@ -53,3 +53,26 @@ def check_inputs(matrix, answer_rows, encoded, max_guesses, top_k, cutoff):
         answer_rows.astype(np.int32),
         np.ascontiguousarray(encoded, dtype=np.uint8),
     )
+
+
+def check_weights(weights, n_answers: int, max_guesses: int) -> np.ndarray | None:
+    """Validate answer weights (None: uniform); return them as int64.
+
+    Positive integers, one per answer column, whose total times the most guesses an
+    answer may take (and times 4, the largest factor of a class bound) stays below INF,
+    the search's value of "no tree": beyond that a total would overflow into it."""
+    if weights is None:
+        return None
+    weights = np.asarray(weights)
+    if weights.shape != (n_answers,) or not np.issubdtype(weights.dtype, np.integer):
+        raise ValueError(f"weights must be {n_answers} integers, one per answer column")
+    if weights.min() < 1:
+        raise ValueError(f"weights must be positive, got {int(weights.min())}")
+    total = int(weights.astype(object).sum())
+    largest = (context.INF - 1) // max(4, int(max_guesses))
+    if total > largest:
+        raise ValueError(
+            f"weights total {total}: a tree's total would overflow (at most {largest} "
+            f"for {max_guesses} guesses)"
+        )
+    return weights.astype(np.int64)

@@ -41,6 +41,33 @@ def class_stats(replies, cnt, all_green, max_collisions):
 
 
 @njit(cache=True, nogil=True)
+def weighted_class_stats(replies, answers, weights, cnt, heaviest, all_green):
+    """(k, sum of c^2, the weight of the guess if it is in H, the sum over classes of
+    each class's heaviest answer) for the replies of one guess to H (replies[j] that of
+    answer column answers[j], of weight weights[answers[j]] > 0): what guess_bound needs
+    under weights. cnt and heaviest (one entry per pattern) are all zero before and
+    after."""
+    n = replies.shape[0]
+    k = 0
+    s2 = 0
+    for j in range(n):
+        p = replies[j]
+        c = cnt[p]
+        k += c == 0
+        s2 += 2 * c + 1
+        cnt[p] = c + 1
+        heaviest[p] = max(heaviest[p], weights[answers[j]])
+    hit = heaviest[all_green]
+    most = 0
+    for j in range(n):
+        p = replies[j]
+        most += heaviest[p]
+        heaviest[p] = 0
+        cnt[p] = 0
+    return k, s2, hit, most
+
+
+@njit(cache=True, nogil=True)
 def gather_replies(mt, answers, guesses, out) -> None:
     """out[i * n + j] = reply to guesses[i] from answers[j]: one contiguous row per guess.
 

@@ -47,6 +47,11 @@ gets), and INF exactly when no tree wins in time: by induction from the nodes se
 full, a policy node finds a winning guess whenever one exists. Each pruning can be switched
 off (the flags of params[P_FLAGS]; tuning names them all and says when each applies).
 
+Under answer weights (weights; issue 61's prior) a node's value is the least sum of
+weight x guesses: every count above that stands for a share of a guess is read as a
+weight (a class of c answers pays its weight for this guess), Selby's bounds take their
+weighted forms (selby), and the prunings that count answers are off (tuning.UNWEIGHTED).
+
 Numba caches self- but not mutual recursion (numba issue #6061: segfault on reload), so
 node search and guess evaluation share one function. Per-depth buffers (context)
 replace every allocation; a node's one scan of its guesses is in scan, the innermost
@@ -88,8 +93,9 @@ from pipeline.kernels.optimal_search.scan import (
     scan_guesses,
     switched_on,
     trivial_value,
+    weighted_stats,
 )
-from pipeline.kernels.optimal_search.selby import class_bound, guess_bound
+from pipeline.kernels.optimal_search.selby import guess_bound, weighted_class_bound
 from pipeline.kernels.optimal_search.tuning import (
     F_CHEAP_PASS,
     F_CLASS_BOUNDS,
@@ -98,6 +104,12 @@ from pipeline.kernels.optimal_search.tuning import (
     F_MEMO,
     F_SHORTCUTS,
     F_SMALLEST_FIRST,
+)
+from pipeline.kernels.optimal_search.weights import (
+    heaviest_answer,
+    node_weight,
+    weigh_classes,
+    weighted,
 )
 
 
@@ -108,14 +120,20 @@ def partition_at(ctx, depth, answers, guess) -> None:
         ctx.m[guess], answers, ctx.cls_size[depth], ctx.cls_start[depth], ctx.cls_list[depth],
         ctx.cls_n[depth], ctx.cnt, ctx.part[depth],
     )  # fmt: skip
+    if weighted(ctx.params):
+        weigh_classes(
+            ctx.weights, ctx.part[depth], ctx.cls_size[depth], ctx.cls_start[depth],
+            ctx.cls_list[depth], ctx.cls_n[depth], ctx.cls_w[depth], ctx.cls_wmax[depth],
+        )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
 def static_bounds(ctx, depth):
     """Pass 1: a bound per class of the last partition at `depth`; (total, classes >= 3).
 
-    selby.class_bound per class (or c for c >= 3 with class_bounds off). Classes that
-    cannot finish in the guesses left are INF.
+    selby.class_bound per class, under weights weighted_class_bound (or the class's
+    weight, this guess, for c >= 3 with class_bounds off). Classes that cannot finish in
+    the guesses left are INF.
     """
     sizes = ctx.cls_size[depth]
     classes = ctx.cls_list[depth]
@@ -124,19 +142,23 @@ def static_bounds(ctx, depth):
     rem = ctx.params[P_MAXG] - depth - 1  # guesses left after this one
     max_replies = ctx.params[P_MAXPAT]
     bounded = switched_on(ctx, F_CLASS_BOUNDS)
+    weighted_search = weighted(ctx.params)
     total = 0
     n_pending = 0
     for i in range(ctx.cls_n[depth]):
         p = classes[i]
         c = sizes[p]
+        weight, heaviest = c, 1
+        if weighted_search:
+            weight, heaviest = ctx.cls_w[depth, p], ctx.cls_wmax[depth, p]
         if p == ctx.params[P_ALLGREEN]:
-            b = class_bound(c, True, max_replies)
+            b = weighted_class_bound(c, weight, heaviest, True, max_replies)
         elif rem <= 0 or (c >= 2 and rem <= 1):
             b = INF
         elif c <= 2:
-            b = class_bound(c, False, max_replies)
+            b = weighted_class_bound(c, weight, heaviest, False, max_replies)
         else:
-            b = class_bound(c, False, max_replies) if bounded else c
+            b = weighted_class_bound(c, weight, heaviest, False, max_replies) if bounded else weight
             pending[n_pending] = p
             n_pending += 1
         bound[p] = b
@@ -195,12 +217,6 @@ def _recall(ctx, depth, answers):
 
 
 @njit(cache=True, nogil=True)
-def _small_best(ctx, answers) -> int:
-    """The lowest word row among the (one or two) answers left: an optimal guess."""
-    return min(ctx.answer_rows[answers[0]], ctx.answer_rows[answers[-1]])
-
-
-@njit(cache=True, nogil=True)
 def _prologue(ctx, depth, answers, beta, fast):
     """A node's cheap part: (done, value, memo key, known lower bound).
 
@@ -209,10 +225,13 @@ def _prologue(ctx, depth, answers, beta, fast):
     """
     n = answers.shape[0]
     rem = ctx.params[P_MAXG] - depth
-    value = trivial_value(n, rem, beta, switched_on(ctx, F_GUESS_BOUND))
+    total, heaviest = np.int64(n), np.int64(1)
+    if weighted(ctx.params):
+        total, heaviest = node_weight(ctx.weights, answers)
+    value = trivial_value(n, total, heaviest, rem, beta, switched_on(ctx, F_GUESS_BOUND))
     if value >= 0:
         if n <= 2:
-            ctx.best[depth] = _small_best(ctx, answers)
+            ctx.best[depth] = heaviest_answer(ctx.answer_rows, ctx.weights, answers)
         return True, value, np.uint64(0), 0
     key, slot = _recall(ctx, depth, answers)
     known = 0
@@ -228,8 +247,9 @@ def _prologue(ctx, depth, answers, beta, fast):
             _remember(ctx, depth, answers, key, value, value, best)
             ctx.best[depth] = best
             return True, value, key, known
-    if fast == 2:  # no candidate splits H into singletons: 2n (else 2n - 1)
-        return True, -1 - max(2 * n - 1 + shortcuts, known), key, known
+    if fast == 2:  # no candidate splits H into singletons: 2n (else 2n - 1); weighted
+        # (shortcuts off, tuning.UNWEIGHTED): 2 total - heaviest
+        return True, -1 - max(2 * total - heaviest + shortcuts, known), key, known
     return False, 0, key, known
 
 
@@ -256,18 +276,20 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
         sizes, starts = ctx.cls_size[depth], ctx.cls_start[depth]
         bound, pending, part = ctx.cls_lb[depth], ctx.cls_pend[depth], ctx.part[depth]
         cheap = switched_on(ctx, F_CHEAP_PASS)
+        weighted_search = weighted(ctx.params)  # a class's share of this guess: its weight
         still = np.int64(0) if cheap else n_pending
         for i in range(n_pending if cheap else 0):  # pass 2: cheap exact values and bounds
             p = pending[i]
             c = sizes[p]
+            weight = ctx.cls_w[depth, p] if weighted_search else np.int64(c)
             enter_class(ctx, depth, guess, p)
             total -= bound[p]
             child = part[starts[p] : starts[p] + c]
-            o = search(ctx, depth + 1, child, beta - total - c, np.int64(2), np.int64(-1))
+            o = search(ctx, depth + 1, child, beta - total - weight, np.int64(2), np.int64(-1))
             if o >= 0:
-                bound[p] = c + o
+                bound[p] = weight + o
             else:
-                bound[p] = max(bound[p], c - 1 - o)
+                bound[p] = max(bound[p], weight - 1 - o)
                 pending[still] = p
                 still += 1
             total = min(total + bound[p], INF)
@@ -287,14 +309,15 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
             for i in range(still):
                 p = pending[i]
                 c = sizes[p]
+                weight = ctx.cls_w[depth, p] if weighted_search else np.int64(c)
                 enter_class(ctx, depth, guess, p)
                 total -= bound[p]
                 child = part[starts[p] : starts[p] + c]
-                top = min(beta - total - c, bound[p] - c + window)
+                top = min(beta - total - weight, bound[p] - weight + window)
                 o = search(ctx, depth + 1, child, top, np.int64(0), np.int64(-1))
-                value = c + o
+                value = weight + o
                 if o >= top:  # a bound only (at the whole budget: a cut-off)
-                    value = max(bound[p], min(c + o, INF))
+                    value = max(bound[p], min(weight + o, INF))
                     pending[kept] = p
                     kept += 1
                 if floored or o >= top:
@@ -393,15 +416,23 @@ def tree_guess(ctx, depth, n, canonical) -> int:
     known = ctx.best[depth]
     if value >= INF or not canonical:
         return known if value < INF else -1
+    total, _ = node_weight(ctx.weights, answers)
     for i in range(ctx.n_allowed[depth]):
         guess = ctx.allowed[depth, i]
         if guess >= known:
             break
         gather_replies(ctx.mt, answers, ctx.allowed[depth, i : i + 1], ctx.replies)
-        k, s2, hit = class_stats(
-            ctx.replies[:n], ctx.cnt, ctx.params[P_ALLGREEN], value + 1 - 2 * n
-        )
-        if k < 0 or guess_bound(n, k, hit) > value or (k == 1 and n > 1):
+        if weighted(ctx.params):
+            k, _, _, lb = weighted_stats(
+                ctx.replies[:n], answers, ctx.weights, ctx.cnt, ctx.heaviest,
+                ctx.params[P_ALLGREEN], total,
+            )  # fmt: skip
+        else:
+            k, _, hit = class_stats(
+                ctx.replies[:n], ctx.cnt, ctx.params[P_ALLGREEN], value + 1 - 2 * n
+            )
+            lb = guess_bound(n, k, hit)
+        if k < 0 or lb > value or (k == 1 and n > 1):
             continue
         if search(ctx, depth, answers, np.int64(value + 1), np.int64(0), np.int64(guess)) <= value:
             return guess

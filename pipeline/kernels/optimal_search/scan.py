@@ -29,6 +29,7 @@ from pipeline.kernels.optimal_search.partition import (
     class_stats,
     distinct_guesses,
     gather_replies,
+    weighted_class_stats,
 )
 from pipeline.kernels.optimal_search.selby import guess_bound
 from pipeline.kernels.optimal_search.tuning import (
@@ -42,6 +43,7 @@ from pipeline.kernels.optimal_search.tuning import (
     F_SHORTCUTS,
     REPLY_BLOCK,
 )
+from pipeline.kernels.optimal_search.weights import node_weight, weighted
 
 
 @njit(cache=True, nogil=True)
@@ -51,19 +53,53 @@ def switched_on(ctx, flag) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def trivial_value(n: int, rem: int, beta: int, bounded: bool) -> int:
-    """Value (or a bound >= beta) settled without looking at any guess, else -1."""
+def trivial_value(n: int, total: int, heaviest: int, rem: int, beta: int, bounded: bool) -> int:
+    """Value (or a bound >= beta) settled without looking at any guess, else -1.
+
+    n answers of weight `total`, the heaviest `heaviest` (uniform: n and 1): each takes a
+    guess and all but one at least two, 2 total - heaviest (2n - 1), which is exact for
+    two answers (the heavier guessed first: 3 uniform); one answer takes one guess."""
     if rem <= 0:
         return INF
-    if bounded and 2 * n - 1 >= beta:
-        return 2 * n - 1
+    least = 2 * total - heaviest
+    if bounded and least >= beta:
+        return least
     if n == 1:
-        return 1
+        return total
     if rem <= 1:
         return INF
     if n == 2:
-        return 3
+        return least
     return -1
+
+
+@njit(cache=True, nogil=True)
+def weighted_stats(replies, answers, weights, cnt, heaviest, all_green, total):
+    """(k, sum of c^2, hit, guess_bound) of one guess from its replies to H of weight
+    `total`, under weights. Plain arrays: numba passes a context by value."""
+    k, s2, hit_weight, heaviest_sum = weighted_class_stats(
+        replies, answers, weights, cnt, heaviest, all_green
+    )
+    return k, s2, int(hit_weight > 0), guess_bound(total, heaviest_sum, hit_weight)
+
+
+@njit(cache=True, nogil=True)
+def weigh_guesses(ctx, answers, allowed, total) -> None:
+    """Under weights, ctx.guess_stats[:, i] = weighted_stats of allowed[i], before a scan.
+
+    A pass of its own, not a branch of the scans' loops: a weighted call in those loops,
+    even one never taken, slows the uniform search's hottest loop by about a tenth."""
+    n = answers.shape[0]
+    out = ctx.guess_stats
+    for i in range(allowed.shape[0]):
+        if i % REPLY_BLOCK == 0:
+            gather_replies(ctx.mt, answers, allowed[i : i + REPLY_BLOCK], ctx.replies)
+        at = (i % REPLY_BLOCK) * n
+        k, s2, hit, lb = weighted_stats(
+            ctx.replies[at : at + n], answers, ctx.weights, ctx.cnt, ctx.heaviest,
+            ctx.params[P_ALLGREEN], total,
+        )  # fmt: skip
+        out[0, i], out[1, i], out[2, i], out[3, i] = k, s2, hit, lb
 
 
 @njit(cache=True, nogil=True)
@@ -76,7 +112,8 @@ def scan_guesses(ctx, depth, answers, allowed, beta):
     top_k applies to, every guess that splits H is kept (the search takes the first).
     """
     n = answers.shape[0]
-    all_green = ctx.params[P_ALLGREEN]
+    all_green, weighted_search = ctx.params[P_ALLGREEN], weighted(ctx.params)
+    total = node_weight(ctx.weights, answers)[0] if weighted_search else n
     top_k = ctx.params[P_TOPK] if n > ctx.params[P_EXACT] else 0
     keys = ctx.keys[depth]
     lbs = ctx.lbs[depth]
@@ -99,12 +136,19 @@ def scan_guesses(ctx, depth, answers, allowed, beta):
     if two_left:
         max_collisions = 0
     block = REPLY_BLOCK
+    if weighted_search:
+        weigh_guesses(ctx, answers, allowed, total)
+    weighed = ctx.guess_stats
     for i in range(allowed.shape[0]):
-        if i % block == 0:
-            gather_replies(ctx.mt, answers, allowed[i : i + block], ctx.replies)
         guess = allowed[i]
-        at = (i % block) * n
-        k, s2, hit = class_stats(ctx.replies[at : at + n], ctx.cnt, all_green, max_collisions)
+        if weighted_search:
+            k, s2, hit, lb = weighed[0, i], weighed[1, i], weighed[2, i], weighed[3, i]
+        else:  # the search's hottest lines
+            if i % block == 0:
+                gather_replies(ctx.mt, answers, allowed[i : i + block], ctx.replies)
+            at = (i % block) * n
+            k, s2, hit = class_stats(ctx.replies[at : at + n], ctx.cnt, all_green, max_collisions)
+            lb = guess_bound(n, k, hit)
         if k < 0:  # lb >= beta
             lb_min = min(lb_min, beta)
             low_skipped = min(low_skipped, beta)
@@ -112,7 +156,6 @@ def scan_guesses(ctx, depth, answers, allowed, beta):
         if shortcuts and k == n and hit == 0:  # singletons; no candidate does (checked before)
             ctx.best[depth] = guess
             return 1, 2 * n, 0, INF
-        lb = guess_bound(n, k, hit)
         lb_min = min(lb_min, lb)
         if s2 == 3 * n - 2 * k and lb < ub:  # all classes <= 2: lb is exact
             ub = lb
@@ -191,17 +234,24 @@ def order_keys(ctx, depth, answers, allowed):
     """The ordering key of every allowed guess that splits H (scan_guesses' order, in
     which top_k picks a node's first guesses): (2 * sum c^2 + n * lb) << ID_BITS | row."""
     n = answers.shape[0]
-    all_green = ctx.params[P_ALLGREEN]
+    all_green, weighted_search = ctx.params[P_ALLGREEN], weighted(ctx.params)
+    total = node_weight(ctx.weights, answers)[0] if weighted_search else n
     keys = np.empty(allowed.shape[0], dtype=np.int64)
     count = 0
+    if weighted_search:
+        weigh_guesses(ctx, answers, allowed, total)
+    weighed = ctx.guess_stats
     for i in range(allowed.shape[0]):
-        if i % REPLY_BLOCK == 0:
-            gather_replies(ctx.mt, answers, allowed[i : i + REPLY_BLOCK], ctx.replies)
-        at = (i % REPLY_BLOCK) * n
-        k, s2, hit = class_stats(ctx.replies[at : at + n], ctx.cnt, all_green, n)
+        if weighted_search:
+            k, s2, lb = weighed[0, i], weighed[1, i], weighed[3, i]
+        else:
+            if i % REPLY_BLOCK == 0:
+                gather_replies(ctx.mt, answers, allowed[i : i + REPLY_BLOCK], ctx.replies)
+            at = (i % REPLY_BLOCK) * n
+            k, s2, hit = class_stats(ctx.replies[at : at + n], ctx.cnt, all_green, n)
+            lb = guess_bound(n, k, hit)
         if k == 1 and n > 1 and switched_on(ctx, F_ONE_CLASS):
             continue
-        lb = guess_bound(n, k, hit)
         keys[count] = ((2 * s2 + n * lb) << ID_BITS) | allowed[i]
         count += 1
     return keys[:count]

@@ -21,6 +21,11 @@ def guess_bound(n: int, k: int, hit: int) -> int:
     guess, and each other class of c answers at least 2c - 1 more (one answer guessed
     next, the others at least two more each): n + sum (2c - 1) = 3n - k - hit. Exact
     when every class has at most two answers.
+
+    Weighted (each answer a positive integer weight, the total the sum of weight x
+    guesses): the same bound with n the node's weight, k the sum over the classes of
+    each class's heaviest answer (the one guessed next at best) and hit the weight of
+    the guess itself if it is an answer there; equal weights of 1 give the counts back.
     """
     return 3 * n - k - hit
 
@@ -33,10 +38,27 @@ def class_bound(c: int, final: bool, max_replies: int) -> int:
     classes and hit <= 1: 3c - 1, plus c - max_replies when that is positive.
     max_replies >= c (context.INF when unknown) leaves that refinement out.
     """
+    return weighted_class_bound(c, c, 1, final, max_replies)
+
+
+@njit(cache=True, nogil=True)
+def weighted_class_bound(c: int, total: int, heaviest: int, final: bool, max_replies: int) -> int:
+    """class_bound for a class of c answers of weight `total`, the heaviest `heaviest`
+    (positive integer weights; with weights of 1, total = c and heaviest = 1 give
+    class_bound's 1, 2, 5 and 3c - 1 + max(0, c - max_replies)).
+
+    The class pays this guess (total); its next guess splits it into at most
+    k = min(c, max_replies) classes, so by guess_bound it costs at least
+    3 total - (the k heaviest weights) - heaviest more, and the k heaviest weigh at most
+    min(total, k x heaviest): 4 total - min(total, k heaviest) - heaviest in all. For
+    c <= 2 the class's exact cost instead: 2 total for one answer, 3 total - heaviest
+    for two (the heavier guessed next; either answer splits a pair).
+    """
     if final:
-        return 1
+        return total
     if c == 1:
-        return 2
-    if c == 2:
-        return 5
-    return 3 * c - 1 + max(0, c - max_replies)
+        return 2 * total
+    if c == 2:  # exact whatever max_replies says: either answer splits the pair
+        return 3 * total - heaviest
+    k = min(c, max_replies)
+    return 4 * total - min(total, k * heaviest) - heaviest

@@ -1,8 +1,9 @@
 """Optimal Wordle decision trees for a given opener, proven by exhaustive search (numba).
 
 `solve_opener` finds, for a fixed first guess, the decision tree of minimum total guesses
-over the answer list (answers uniform, the winning guess counts, at most `max_guesses`
-guesses per answer), in normal mode or NYT hard mode, and returns it with its proof
+over the answer list (answers uniform, or weighted by `weights`: the least sum of
+weight x guesses; the winning guess counts, at most `max_guesses` guesses per answer),
+in normal mode or NYT hard mode, and returns it with its proof
 status; `solve_openers` does several openers with one shared memo. The search kernel
 lives in `recursion` (design notes there; after Alex Selby's wordle.cpp). `top_k`
 restricts every node to its top_k guesses by the search order: much faster, and the
@@ -35,10 +36,11 @@ from pipeline.kernels.optimal_search import context, recursion
 from pipeline.kernels.optimal_search.bounds import opener_floor
 from pipeline.kernels.optimal_search.context import build_context
 from pipeline.kernels.optimal_search.hard_state import child_state, filter_allowed
-from pipeline.kernels.optimal_search.inputs import check_inputs
+from pipeline.kernels.optimal_search.inputs import check_inputs, check_weights
 from pipeline.kernels.optimal_search.memo import clear_memo
-from pipeline.kernels.optimal_search.selby import class_bound
-from pipeline.kernels.optimal_search.tuning import flags_without
+from pipeline.kernels.optimal_search.selby import weighted_class_bound
+from pipeline.kernels.optimal_search.tuning import UNWEIGHTED, flags_without
+from pipeline.kernels.optimal_search.weights import heaviest_answer
 
 TREE_FIELDS = ("node_id", "parent_id", "pattern", "guess", "n_answers", "depth")
 WordLists = namedtuple("WordLists", ["words", "encoded", "matrix", "answer_rows"])
@@ -63,6 +65,8 @@ class OptimalResult:
     lower_bound <= optimum <= upper_bound (= total); lower_bound is None when proven
     infeasible. counts[i]: answers solved with i + 1 guesses; deepest: the most guesses
     any answer needs; nodes: search nodes entered; seconds: CPU seconds of the call.
+    Under weights the totals are sums of weight x guesses, and answer_weight (0: uniform)
+    is the weight of all answers, what a total is divided by for the mean.
     """
 
     opener: int
@@ -84,11 +88,14 @@ class OptimalResult:
     guess: np.ndarray
     n_answers: np.ndarray
     depth: np.ndarray
+    answer_weight: int = 0
 
     @property
     def mean(self) -> float | None:
-        """Average guesses per answer."""
-        return None if self.total is None else self.total / int(sum(self.counts))
+        """Average guesses per answer (under weights, the weighted mean)."""
+        if self.total is None:
+            return None
+        return self.total / (self.answer_weight or int(sum(self.counts)))
 
 
 def solve_opener(
@@ -103,16 +110,20 @@ def solve_opener(
     cutoff: int | None = None,
     off: Collection[str] = (),
     on: Collection[str] = (),
+    weights: np.ndarray | None = None,
 ) -> OptimalResult:
     """Best decision tree starting with word row `opener` (exhaustive unless top_k is set).
 
     matrix: (G, A) pattern_dtype ids, rows guesses; answer_rows[j]: word row of answer j;
-    encoded: (G, L) letter codes (hard mode reads letters). Answers count uniformly.
+    encoded: (G, L) letter codes (hard mode reads letters). Answers count uniformly, or
+    by `weights` (positive integers, one per answer column): the total is then the sum of
+    weight x guesses, and the mechanisms of tuning.UNWEIGHTED are off.
     cutoff: only totals below it matter (ranking openers against a known total): once the
-    optimum is proven >= cutoff the search stops, with that bound and no tree.
+    optimum is proven >= cutoff the search stops, with that bound and no tree (uniform
+    only, for now: its root floors are the uniform opener bounds').
     """
     options = {"hard": hard, "max_guesses": max_guesses, "top_k": top_k, "cutoff": cutoff}
-    options["off"], options["on"] = off, on
+    options["off"], options["on"], options["weights"] = off, on, weights
     return next(solve_openers(matrix, answer_rows, encoded, [opener], **options))
 
 
@@ -130,6 +141,7 @@ def solve_openers(
     independent: bool = False,
     off: Collection[str] = (),
     on: Collection[str] = (),
+    weights: np.ndarray | None = None,
 ) -> Iterator[OptimalResult]:
     """solve_opener for each opener in turn, sharing one memo: node values do not depend on
     the opener, so later openers reuse earlier work (a batch on a cluster node, say).
@@ -142,9 +154,16 @@ def solve_openers(
     matrix, answer_rows, encoded = check_inputs(
         matrix, answer_rows, encoded, max_guesses, top_k, cutoff
     )
+    weights = check_weights(weights, matrix.shape[1], int(max_guesses))
+    if weights is not None and cutoff is not None:
+        raise ValueError("cutoff is not available with weights yet (issue 61)")
     flags = flags_without(frozenset(off), frozenset(on))
+    if weights is not None:
+        flags = flags_without(frozenset(off) | set(UNWEIGHTED), frozenset(on))
     started = time.process_time()
-    ctx = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), top_k, flags)
+    ctx = build_context(
+        matrix, answer_rows, encoded, hard, int(max_guesses), top_k, flags, weights=weights
+    )
     limit = context.INF if cutoff is None else int(cutoff)
     for opener in openers:
         if not 0 <= int(opener) < matrix.shape[0]:
@@ -173,7 +192,9 @@ def solve_one(ctx, matrix, encoded, opener, beta, started) -> OptimalResult:
         value = int(recursion.search_entry(ctx, 0, n_answers, beta, opener))
     finally:
         ctx.params[context.P_FLOORED] = -1
-    static = root_bound(matrix, opener, 3 ** encoded.shape[1] - 1)
+    weights = ctx.weights if ctx.params[context.P_WEIGHTED] else None
+    static = root_bound(matrix, opener, 3 ** encoded.shape[1] - 1, weights)
+    answer_weight = 0 if weights is None else int(weights.sum())
     max_guesses = int(ctx.params[context.P_MAXG])
     top_k = int(ctx.params[context.P_TOPK]) or None
     hard = bool(ctx.params[context.P_HARD])
@@ -195,31 +216,44 @@ def solve_one(ctx, matrix, encoded, opener, beta, started) -> OptimalResult:
             **settings, total=None, proven=not top_k and low is None, lower_bound=low,
             upper_bound=None, counts=(0,) * max_guesses, deepest=None, nodes=nodes,
             reason=reason, seconds=time.process_time() - started,
-            **dict.fromkeys(TREE_FIELDS, empty),
+            **dict.fromkeys(TREE_FIELDS, empty), answer_weight=answer_weight,
         )  # fmt: skip
-    tree, counts = _extract_tree(ctx, matrix, opener, hard, canonical=not top_k)
-    if int(tree["n_answers"].sum()) != value:
-        raise AssertionError(f"extracted tree totals {tree['n_answers'].sum()}, search {value}")
+    tree, counts, weighed = _extract_tree(ctx, matrix, opener, hard, canonical=not top_k)
+    if weighed != value:
+        raise AssertionError(f"extracted tree totals {weighed}, search {value}")
     return OptimalResult(
         **settings, total=value, proven=not top_k, lower_bound=static if top_k else value,
         upper_bound=value, counts=counts, deepest=max(i + 1 for i, c in enumerate(counts) if c),
         nodes=nodes, reason=None, seconds=time.process_time() - started, **tree,
+        answer_weight=answer_weight,
     )  # fmt: skip
 
 
-def root_bound(matrix: np.ndarray, opener: int, all_green: int) -> int:
+def root_bound(
+    matrix: np.ndarray, opener: int, all_green: int, weights: np.ndarray | None = None
+) -> int:
     """Static lower bound of an opener's total: selby.class_bound summed over its classes
-    (without the max-replies refinement, which needs the search's context)."""
-    sizes = np.bincount(matrix[opener], minlength=all_green + 1)
+    (without the max-replies refinement, which needs the search's context); under
+    weights (one per answer column) weighted_class_bound."""
+    replies = matrix[opener].astype(np.int64)
+    sizes = np.bincount(replies, minlength=all_green + 1)
+    if weights is None:
+        totals, heaviest = sizes, np.ones_like(sizes)
+    else:
+        totals = np.bincount(replies, weights=weights, minlength=all_green + 1).astype(np.int64)
+        heaviest = np.zeros_like(sizes)
+        np.maximum.at(heaviest, replies, weights)
     return sum(
-        class_bound(int(size), reply == all_green, context.INF)
-        for reply, size in enumerate(sizes.tolist())
+        weighted_class_bound(int(size), int(totals[r]), int(heaviest[r]), r == all_green,
+                             context.INF)
+        for r, size in enumerate(sizes.tolist())
         if size > 0
-    )
+    )  # fmt: skip
 
 
-def _extract_tree(ctx, matrix, opener, hard, canonical) -> tuple[dict, tuple[int, ...]]:
-    """Walk the solved tree depth-first; each node re-asks the (memoised) search."""
+def _extract_tree(ctx, matrix, opener, hard, canonical) -> tuple[dict, tuple[int, ...], int]:
+    """Walk the solved tree depth-first; each node re-asks the (memoised) search. Also
+    the tree's total: the weight of the answers through each node, summed."""
     n_answers = matrix.shape[1]
     all_green = int(ctx.params[context.P_ALLGREEN])
     length = ctx.letters.shape[1]
@@ -228,12 +262,14 @@ def _extract_tree(ctx, matrix, opener, hard, canonical) -> tuple[dict, tuple[int
     root = (-1, -1, 0, np.arange(n_answers, dtype=np.int32), ctx.allowed[0].copy(),
             np.full(length, -1, np.int32), np.zeros(ALPHABET_SIZE, np.int32))  # fmt: skip
     stack = [root]
+    total = 0
     while stack:
         parent, pattern, depth, answers, allowed, green, mins = stack.pop()
         guess = opener if depth == 0 else _node_guess(ctx, depth, answers, allowed, green, mins,
                                                       canonical)  # fmt: skip
         node = len(rows)
         rows.append((node, parent, pattern, guess, len(answers), depth + 1))
+        total += int(ctx.weights[answers].sum())
         replies = matrix[guess, answers]
         children = []
         for reply in np.unique(replies):
@@ -246,13 +282,14 @@ def _extract_tree(ctx, matrix, opener, hard, canonical) -> tuple[dict, tuple[int
             children.append(tuple(child))
         stack.extend(reversed(children))
     table = np.array(rows, dtype=np.int64).reshape(-1, len(TREE_FIELDS))
-    return {name: table[:, i].copy() for i, name in enumerate(TREE_FIELDS)}, tuple(solved)
+    tree = {name: table[:, i].copy() for i, name in enumerate(TREE_FIELDS)}
+    return tree, tuple(solved), total
 
 
 def _node_guess(ctx, depth, answers, allowed, green, mins, canonical) -> int:
     """The guess the tree plays at an inner node (see the module docstring for which)."""
-    if len(answers) <= 2:  # guess an answer (the lower row of two): 1 or 3 guesses in all
-        return int(ctx.answer_rows[answers].min())
+    if len(answers) <= 2:  # guess an answer, the heavier (the lower row of two alike)
+        return int(heaviest_answer(ctx.answer_rows, ctx.weights, answers))
     ctx.part[-1, : len(answers)] = answers
     ctx.allowed[depth, : len(allowed)] = allowed
     ctx.n_allowed[depth] = len(allowed)

@@ -45,6 +45,10 @@ answers, and the beta cut-off contract (a value at or above beta may be any boun
 - endgame_search (off by default: DEFAULT_OFF): where that sum leaves a margin below
   rem - 1, the family alone is searched first, and cuts the node when its value reaches
   beta (Selby). Not at a node top_k applies to (its values are a policy's, not bounds).
+
+Under answer weights (solve_opener's `weights`) `collisions` and `shortcuts` are off
+(UNWEIGHTED); every other mechanism holds as written, with each count that stands for
+guesses read as a weight and Selby's bounds in their weighted forms (selby).
 """
 
 from __future__ import annotations
@@ -88,6 +92,12 @@ MECHANISMS = (
 ) = (1 << i for i in range(len(MECHANISMS)))
 ALL_ON = (1 << len(MECHANISMS)) - 1
 
+
+# Mechanisms not yet generalised to answer weights (weights, issue 61): a weighted search
+# switches them off whatever `on` says. Their rules count answers (the collision limit
+# from 3n - k - hit, the 2n - 1 and 2n of the candidate splits); every other one holds
+# with each count read as a weight (selby, infer, weights).
+UNWEIGHTED = ("collisions", "shortcuts")
 
 # Mechanisms that are exact but off unless named in `on`: measured not to pay
 # (benchmarks/HISTORY.md, issue 62 M3: the family's own search costs the feasible

@@ -144,11 +144,12 @@ def brute(case, hard):
     return _BRUTE[case, hard]
 
 
-def solve(case, opener, hard, max_guesses=6, top_k=None, cutoff=None, off=(), on=()):
+def solve(case, opener, hard, max_guesses=6, top_k=None, cutoff=None, off=(), on=(), weights=None):
     w = lists(case)
     return solve_opener(
         w.matrix, w.answer_rows, w.encoded, opener,
         hard=hard, max_guesses=max_guesses, top_k=top_k, cutoff=cutoff, off=off, on=on,
+        weights=weights,
     )  # fmt: skip
 
 
