@@ -4,7 +4,8 @@ Its public API is what this package exports: `solve` (solve_opener, solve_opener
 OptimalResult, the tree layout), `bounds.opener_bounds`, `state_search` (StateSearch at a
 game state, under a Policy), `selby`'s guess and class bounds, and INF (no tree fits).
 Inside: `recursion` the depth-limited min-total search with beta cut-offs; `scan` a node's one
-look at its guesses (bounds, shortcuts, order); `tuning` its constants and every bound
+look at its guesses (bounds, shortcuts, order); `classes` a guess's classes at a node;
+`weights` the answers' weights; `tuning` its constants and every bound
 and pruning it applies, each of which can be switched off; `context` the buffers and
 settings of one solve; `partition` reply histograms and partitions of an answer set;
 `memo` solved answer sets, keyed exactly; `infer` bounds implied by a cut-off;

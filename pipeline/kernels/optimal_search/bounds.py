@@ -5,7 +5,7 @@ so a tree's total is n plus the values of the buckets that are not all green, ea
 one guess. Two admissible bounds of it (selby: Alex Selby's guess and class bounds):
 - partition bound: a bucket of c answers costs at least selby.class_bound guesses, the
   opener included (2, 5 or 3c - 1 for c = 1, 2, >= 3, plus c - P where no guess gets
-  more than P replies): `recursion.static_bounds` at the root;
+  more than P replies): `classes.static_bounds` at the root;
 - second-level bound: per bucket, the least over every second guess it allows (hard
   mode's rule applied, guesses that split it alike counted once) of the guess bound,
   raised by one for each of the guess's classes of three or more answers that no
@@ -30,6 +30,7 @@ import numpy as np
 
 from pipeline.core.wordle import MAX_GUESSES
 from pipeline.kernels.jit import njit
+from pipeline.kernels.optimal_search.classes import enter_class, partition_at, static_bounds
 from pipeline.kernels.optimal_search.context import (
     ID_BITS,
     ID_MASK,
@@ -47,7 +48,6 @@ from pipeline.kernels.optimal_search.partition import (
     gather_replies,
     sort_by_size,
 )
-from pipeline.kernels.optimal_search.recursion import enter_class, partition_at, static_bounds
 from pipeline.kernels.optimal_search.scan import node_allowed, trivial_value
 from pipeline.kernels.optimal_search.selby import guess_bound
 from pipeline.kernels.optimal_search.tuning import ALL_ON, REPLY_BLOCK
