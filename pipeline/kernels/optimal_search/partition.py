@@ -48,14 +48,9 @@ def weighted_class_stats(replies, answers, weights, cnt, heaviest, all_green):
     under weights. cnt and heaviest (one entry per pattern) are all zero before and
     after."""
     n = replies.shape[0]
-    k = 0
-    s2 = 0
+    k, s2, _ = class_stats(replies, cnt, all_green, n)
     for j in range(n):
         p = replies[j]
-        c = cnt[p]
-        k += c == 0
-        s2 += 2 * c + 1
-        cnt[p] = c + 1
         heaviest[p] = max(heaviest[p], weights[answers[j]])
     hit = heaviest[all_green]
     most = 0
@@ -63,7 +58,6 @@ def weighted_class_stats(replies, answers, weights, cnt, heaviest, all_green):
         p = replies[j]
         most += heaviest[p]
         heaviest[p] = 0
-        cnt[p] = 0
     return k, s2, hit, most
 
 
