@@ -55,8 +55,8 @@ SearchContext = namedtuple(
         "cls_list",  # (D + 1, P) int32 the non-empty classes, by pattern id
         "cls_n",  # (D + 1,) int64 how many of them
         "cls_lb",  # (D + 1, P) int64 bound (or exact total) per class
-        "cls_w",  # (D + 1, P) int64 class weights (sizes when uniform)
-        "cls_wmax",  # (D + 1, P) int64 weight of each class's heaviest answer (1: uniform)
+        "cls_w",  # (D + 1, P) int64 class weights (weighted search only: uniform reads sizes)
+        "cls_wmax",  # (D + 1, P) int64 weight of each class's heaviest answer (weighted only)
         "cls_pend",  # (D + 1, P) int32 classes still to search
         "floors",  # (P,) int64 lower bound per root class of the opener params[P_FLOORED]
         "cnt",  # (P,) int32 histogram scratch, all zero between uses
