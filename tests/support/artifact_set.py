@@ -23,7 +23,6 @@ The word lists of the opener and solver tests live here too, beside the builder.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import random
@@ -86,6 +85,7 @@ from tests.support.fixtures import (
     history_days,
     history_json,
 )
+from tests.support.locks import build_lock
 
 SCHEMA = REPO / "workflow" / "schemas" / "config.schema.yaml"
 # The edition the sets are built as (the workflow's fixture edition, tests/workflow_helpers).
@@ -713,8 +713,7 @@ def shared_artifact_set(tmp_path_factory: Any, name: str, **arguments: Any) -> A
         base = base.parent
     root = base / f"artifact-set-{name}"
     done = base / f"artifact-set-{name}.done"
-    with open(base / f"artifact-set-{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with build_lock(base / f"artifact-set-{name}.lock"):
         if not done.is_file():
             shutil.rmtree(root, ignore_errors=True)  # what a failed build left
             build_artifact_set(root, **arguments)

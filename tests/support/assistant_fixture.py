@@ -5,7 +5,6 @@ pipeline.artifacts.optimal."""
 
 from __future__ import annotations
 
-import fcntl
 import json
 import shutil
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 from pipeline.artifacts import optimal
 from pipeline.core.wordle import pattern_string
 from tests.support.artifact_set import Settings, shared_artifact_set
+from tests.support.locks import build_lock
 from tests.support.naive_advice import optimal_tree
 
 # Repeated letters on both sides (abbey, eerie, geese, llama, mamma, speed, ...), anagrams
@@ -121,8 +121,7 @@ def built_data(tmp_path_factory) -> tuple[Path, Path]:
     plain_root, with_trees = base / "assistant-plain", base / "assistant-trees"
     plain = plain_root / built.derived.relative_to(built.root)  # raw inputs beside it
     done = base / "assistant-trees.done"
-    with open(base / "assistant-trees.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with build_lock(base / "assistant-trees.lock"):
         if not done.is_file():
             for folder in (plain_root, with_trees):
                 shutil.rmtree(folder, ignore_errors=True)

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from pipeline.analysis.history.archive import FIRST_DAY
+from tests.support.locks import build_lock
 from tests.support.servers import (
     Behaviour,
     PlainListener,
@@ -182,13 +183,11 @@ def built_once(tmp_path_factory: pytest.TempPathFactory, name: str,
     """The folder `name`, made by `build(folder)` once in this test run and shared by every
     xdist worker: the first to ask builds it under a lock, the others wait and read it. A
     marker written after `build` returns tells a finished folder from a failed one."""
-    from filelock import FileLock
-
     root = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         root = root.parent  # the run's folder, above each worker's own
     folder, finished = root / name, root / f"{name}.finished"
-    with FileLock(f"{folder}.lock"):
+    with build_lock(f"{folder}.lock"):
         if not finished.is_file():
             shutil.rmtree(folder, ignore_errors=True)
             build(folder)
@@ -201,8 +200,6 @@ def built_checkout(tmp_path_factory) -> Path:
     """The fixture's whole artifact set, built once by the real workflow in a checkout of
     its own and shared by every test (and every xdist worker): read it, never change it;
     tests that damage or rebuild work on a copy (tests.support.workflow_helpers.clone_checkout)."""
-    from filelock import FileLock
-
     from tests.support import workflow_helpers
     from tests.support.workflow_helpers import make_checkout, snakemake
 
@@ -210,7 +207,7 @@ def built_checkout(tmp_path_factory) -> Path:
     # what it is built from, so other code never reads it.
     root = tmp_path_factory.getbasetemp().parent
     checkout = root / f"built-checkout-{workflow_helpers.fixture_digest()}"
-    with FileLock(f"{checkout}.lock"):
+    with build_lock(f"{checkout}.lock"):
         if not (checkout / "data" / "derived" / "datapackage.json").is_file():
             shutil.rmtree(checkout, ignore_errors=True)
             make_checkout(checkout)

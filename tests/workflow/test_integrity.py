@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from filelock import FileLock
 
 from pipeline.artifacts.seal import read_seal, seal_path
 from tests.support.fixtures import FIXTURE_ANSWERS
+from tests.support.locks import build_lock
 from tests.support.naive import feedback
 from tests.support.workflow_helpers import (
     EDITION,
@@ -75,7 +75,7 @@ def built_other(tmp_path_factory) -> Path:
     """The artifacts of another word list, for foreign-but-valid files."""
     root = tmp_path_factory.getbasetemp().parent
     checkout = root / "built-other"
-    with FileLock(str(root / "built-other.lock")):
+    with build_lock(root / "built-other.lock"):
         if not (checkout / "data" / "derived" / "datapackage.json").is_file():
             shutil.rmtree(checkout, ignore_errors=True)
             make_checkout(checkout)

@@ -9,6 +9,7 @@ byte, and a second run must find nothing to do.
 from __future__ import annotations
 
 import hashlib
+import select
 import subprocess
 import sys
 import time
@@ -21,6 +22,7 @@ from tests.support.workflow_helpers import derived_digests, make_checkout, snake
 BUCKET = "wordle-artifacts"
 PREFIX = "runs/fixture"
 KEY = "testing"  # moto accepts any credentials
+SERVER_START = 60  # seconds: moto starts in about 2
 
 
 # moto's server in a process of its own, so that the coverage pass (`--cov` traces every
@@ -44,7 +46,7 @@ def s3_endpoint():
         [sys.executable, "-c", MOTO], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
     try:
-        yield server.stdout.readline().strip()
+        yield first_line(server, SERVER_START)
     finally:
         server.stdin.close()
         try:
@@ -52,6 +54,18 @@ def s3_endpoint():
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+def first_line(process: subprocess.Popen, timeout: float) -> str:
+    """The first line `process` prints, or an error naming the server when none comes
+    within `timeout` seconds (a server that hangs at start must not hang the run)."""
+    ready, _, _ = select.select([process.stdout], [], [], timeout)
+    if not ready:
+        raise TimeoutError(f"the moto S3 server printed no address within {timeout:.0f} s")
+    line = process.stdout.readline().strip()
+    if not line:
+        raise RuntimeError(f"the moto S3 server exited at start (code {process.poll()})")
+    return line
 
 
 def s3_client(endpoint: str):
