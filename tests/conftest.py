@@ -3,7 +3,20 @@ which its tests are dealt out."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
+
+# One numba cache for the run, read and written by every process of it (both xdist
+# workers, every Snakemake job of every test checkout, every command a test starts), and
+# kept for the next run of this checkout: set before anything imports numba. Its kernels
+# are filed by their source digest (pipeline/kernels/jit.py), so a checkout a test edited
+# compiles its own, and each is compiled once (pipeline/kernels/compiling.py). The
+# pytest cache folder ignores its contents in git.
+os.environ.setdefault(
+    "NUMBA_CACHE_DIR", str(Path(__file__).resolve().parent.parent / ".pytest_cache" / "numba")
+)
 
 pytest_plugins = [
     "tests.support.fixtures",

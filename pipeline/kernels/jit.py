@@ -6,10 +6,13 @@ after a pull that changed only a callee's module, the caller kept running the ol
 Here each cache entry of a function defined in the kernel package or in pipeline/core (the
 layers let kernels import nothing else of the package) is stamped with one digest of the
 source of both: editing any of them recompiles every kernel once, an unchanged tree reuses
-them all. The files stay where numba puts them, named as numba names them: `__pycache__`
-beside the module, or under NUMBA_CACHE_DIR when the user set it, or numba's per-user
-cache when the package is read-only. A stale entry is overwritten in place, so nothing
-piles up, and numba writes each file atomically, so parallel jobs may compile at once.
+them all. The files are named as numba names them, in `__pycache__` beside the module,
+or numba's per-user cache when the package is read-only (a stale entry is overwritten in
+place, so nothing piles up), or under NUMBA_CACHE_DIR when it is set, in one folder per
+source digest that every checkout of that source shares (the test suite sets it, so that
+its many copies of the workflow compile once; an old source's folder may be deleted).
+numba writes each file atomically, and a process compiles a kernel only when no other is
+compiling it (compiling.py), so parallel jobs compile each kernel once.
 
 A cache file is read as untrusted input: a truncated or otherwise unreadable index or
 data file (cut by a full disk, or copied half-way between checkouts) is treated as no
@@ -29,6 +32,8 @@ from pathlib import Path
 
 from numba import config, njit
 from numba.core import caching
+
+from pipeline.kernels import compiling
 
 __all__ = ["njit", "source_digest"]
 
@@ -60,7 +65,10 @@ def _compiled_from_here(py_file: str) -> bool:
 
 class _WholeSourceStamp:
     """Claims the functions defined in COMPILED_FROM and stamps their cache entries with
-    source_digest() instead of their own file's hash; numba recompiles on a mismatch."""
+    source_digest() instead of their own file's hash; numba recompiles on a mismatch.
+    Their compiles take a lock, so that processes compile each once (compiling.py)."""
+
+    compile_once = True
 
     @classmethod
     def from_function(cls, py_func, py_file):
@@ -73,7 +81,17 @@ class _WholeSourceStamp:
 
 
 class UserProvidedLocator(_WholeSourceStamp, caching.UserProvidedCacheLocator):
-    """Under NUMBA_CACHE_DIR, when the user set it."""
+    """Under NUMBA_CACHE_DIR, when the user set it: in a folder named by the source
+    digest, then by the module's folder in the package (numba's own names the folder by
+    the module's absolute path). Every copy of the same source, wherever it lies (a test
+    checkout, a module's consumer, another clone), then reads and writes one compiled
+    copy, and copies of other source never overwrite it."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        folder = Path(py_file).resolve().parent.relative_to(_PACKAGE)
+        version = f"wordle-pipeline-{source_digest()[:16]}"
+        self._cache_path = str(Path(config.CACHE_DIR, version, *folder.parts))
 
 
 class InTreeLocator(_WholeSourceStamp, caching.InTreeCacheLocator):
@@ -145,6 +163,7 @@ def _install() -> None:
         config.CACHE_LOCATOR_CLASSES = f"{ours},{config.CACHE_LOCATOR_CLASSES or _NUMBA_LOCATORS}"
     # numba's Cache looks the class up in its module each time it makes a cache file.
     caching.IndexDataCacheFile = CheckedCacheFile
+    compiling.install()
 
 
 _install()

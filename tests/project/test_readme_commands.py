@@ -30,7 +30,7 @@ from tests.support.fixtures import (
     history_days,
     history_json,
 )
-from tests.support.workflow_helpers import copy_kernel_cache, copy_source, fixture_env
+from tests.support.workflow_helpers import copy_source, fixture_env
 
 README = REPO / "README.md"
 # The README, then the guides whose commands run in the folder its pipeline run built.
@@ -196,12 +196,12 @@ def test_the_readme_games_are_fixture_games():
 
 @pytest.mark.slow
 def test_every_readme_shell_block_runs_as_written(built_checkout, tmp_path):
-    """The blocks never read `built_checkout`; asking for it gives the checkout the shared fixture
-    build's compiled numba kernels (about 100 s of CPU not spent compiling them again)."""
+    """The blocks never read `built_checkout`; asking for it runs them after the shared
+    fixture build, whose compiled numba kernels they load from the run's cache
+    (tests/conftest.py) instead of compiling them beside it."""
     project = tmp_path / "work" / "project"
     pins = write_shared_mirror(tmp_path / "work" / "shared" / "wordle-data")
     copy_source(project)
-    copy_kernel_cache(project)
     for name in ("pyproject.toml", "README.md", "LICENSE", "benchmarks"):
         source = REPO / name
         if source.is_dir():

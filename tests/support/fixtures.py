@@ -212,7 +212,6 @@ def built_checkout(tmp_path_factory) -> Path:
             shutil.rmtree(checkout, ignore_errors=True)
             make_checkout(checkout)
             snakemake(checkout)
-    workflow_helpers.KERNEL_CACHE_SOURCE = checkout  # later checkouts start compiled
     return checkout
 
 

@@ -5,7 +5,9 @@ copied from the repository, a fixture mirror and a test config, so tests can edi
 module, move the checkout or damage its artifacts without touching the repository. The
 copied source is what the rules list as their code inputs, and what their jobs run: a job
 script puts the checkout on `sys.path`, which Python searches before the installed
-(editable) package, so numba's cache files land in the checkout's `__pycache__`.
+(editable) package. Their compiled kernels live in the run's NUMBA_CACHE_DIR (set by
+tests/conftest.py), in a folder per kernel source (pipeline/kernels/jit.py): every
+checkout of unchanged source loads the kernels that any process of the run compiled.
 """
 
 from __future__ import annotations
@@ -133,33 +135,13 @@ def copy_source(destination: Path) -> None:
             shutil.copy2(source, destination / part)
 
 
-# A checkout that has built the fixture (set by tests/support/fixtures.py once that build is
-# complete): later checkouts start with its compiled kernels, as a user's second run does.
-KERNEL_CACHE_SOURCE: Path | None = None
-
-
-def copy_kernel_cache(destination: Path, source: Path | None = None) -> None:
-    """numba's cache files (pipeline/**/__pycache__/*.nbi, *.nbc) of the checkout `source`
-    (default KERNEL_CACHE_SOURCE), when there is one, into the checkout `destination`.
-    They are stamped with a digest of the kernel and core source (pipeline/kernels/jit.py)
-    and named by module and line, so a checkout whose source differs compiles again."""
-    source = source or KERNEL_CACHE_SOURCE
-    if source is None:
-        return
-    for cached in sorted((source / "pipeline").rglob("__pycache__/*.nb[ic]")):
-        target = destination / cached.relative_to(source)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(cached, target)
-
-
 def make_checkout(path: Path, **overrides) -> Path:
     """A test checkout with the fixture mirror and a test config (FIXTURE_CONFIG updated
-    with `overrides`, top-level keys replaced), and the kernels compiled by the shared
-    fixture build when there is one."""
+    with `overrides`, top-level keys replaced). Its jobs share the run's compiled kernels
+    (NUMBA_CACHE_DIR, set by tests/conftest.py) while its kernel source is the repository's."""
     config = json.loads(json.dumps(FIXTURE_CONFIG))
     config.update(overrides)
     copy_source(path)
-    copy_kernel_cache(path)
     write_fixture_mirror(path / "mirror")
     write_config(path, config)
     return path

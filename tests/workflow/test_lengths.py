@@ -7,7 +7,6 @@ optimal strategies play no games and the run still completes."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import polars as pl
 import pytest
@@ -15,11 +14,7 @@ import pytest
 from pipeline.artifacts import benchmark as store
 from tests.kernels.optimal_search.test_solve import INF, BruteForce
 from tests.support.fixtures import FIXTURE_UNTIL, history_days, history_json
-from tests.support.workflow_helpers import EDITION, copy_kernel_cache, make_checkout, snakemake
-
-# The checkouts built here: a later run starts with the kernels an earlier one compiled for
-# its pattern dtype (uint16 beyond 5 letters), as the fixture build's are for uint8.
-_BUILT: list[Path] = []
+from tests.support.workflow_helpers import EDITION, make_checkout, snakemake
 
 
 def word_lists(length: int) -> tuple[list[str], list[str]]:
@@ -53,11 +48,8 @@ def write_mirror(checkout, allowed: list[str], answers: list[str]) -> None:
 def test_every_length_runs_end_to_end(tmp_path, length):
     allowed, answers = word_lists(length)
     checkout = make_checkout(tmp_path / "c")
-    for earlier in _BUILT:
-        copy_kernel_cache(checkout, earlier)
     write_mirror(checkout, allowed, answers)
     snakemake(checkout)
-    _BUILT.append(checkout)
     derived = checkout / "data" / "derived"
     assert (derived / "datapackage.json").is_file()
     words = sorted(set(allowed) | set(answers))

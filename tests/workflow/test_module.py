@@ -16,7 +16,6 @@ from tests.support.fixtures import REPO, write_fixture_mirror
 from tests.support.workflow_helpers import (
     FIXTURE_CONFIG,
     SNAKEMAKE,
-    copy_kernel_cache,
     derived_digests,
     fixture_env,
 )
@@ -56,7 +55,6 @@ def run_consumer(folder: Path, *args: str) -> subprocess.CompletedProcess:
 
 def test_a_consumer_builds_the_projects_bytes_into_its_own_folder(built_checkout, tmp_path):
     consumer = make_consumer(tmp_path / "consumer", FIXTURE_CONFIG)
-    copy_kernel_cache(REPO, built_checkout)  # the package the consumer runs is REPO's
     result = run_consumer(consumer)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "wordle_build_word_index" in result.stderr  # the consumer's names for the rules
