@@ -10,12 +10,16 @@ one-shot answer exits without it. Jobs of the newest answer run before older one
 
 Without a budget (None) every job runs at once in the caller's thread: the advice is
 then valued in full, as the self-play tests and the benchmark's promise need.
+
+Compiling a kernel (the first answer after an install or an update) is left out of the
+budget (`clock`): the first answer is the same as the next.
 """
 
 from __future__ import annotations
 
 import itertools
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable, Hashable
@@ -25,6 +29,18 @@ NOT_DONE = object()  # what `get` returns for a job that did not finish in time
 # also stops waiting after this many times its budget of wall time.
 WALL_FACTOR = 3.0
 _running = [0]  # search jobs running on any worker now
+
+
+def clock() -> tuple[float, float]:
+    """(CPU, wall) seconds of this process that a budget counts: all but the time spent
+    compiling kernels (pipeline.kernels.compiling). Nothing compiled before numba is
+    imported, and a prior-mode answer never imports it, so it is not imported here."""
+    cpu, wall = time.process_time(), time.monotonic()
+    compiling = sys.modules.get("pipeline.kernels.compiling")
+    if compiling is not None:
+        compile_cpu, compile_wall = compiling.compile_time()
+        cpu, wall = cpu - compile_cpu, wall - compile_wall
+    return cpu, wall
 
 
 def busy() -> bool:
@@ -37,7 +53,7 @@ class Valuer:
 
     def __init__(self, budget: float | None) -> None:
         """budget: CPU seconds an answer may take (None: no limit), counted from its
-        start, or from `origin` (process CPU and wall seconds) when one is set."""
+        start, or from `origin` (a `clock()` reading) when one is set."""
         self.budget = budget
         self.origin: tuple[float, float] | None = None
         self.expired = False  # the last answer left something not valued in time
@@ -56,7 +72,7 @@ class Valuer:
         self._generation += 1
         self.expired = False
         if self.budget is not None:
-            cpu, wall = time.process_time(), time.monotonic()
+            cpu, wall = clock()
             cpu_origin, wall_origin = self.origin or (cpu, wall)
             least = 0.1 * self.budget
             self._deadline = max(cpu_origin + self.budget, cpu + least)
@@ -91,8 +107,9 @@ class Valuer:
         times as much wall time)."""
         with self._done:
             while key not in self._results and not self.expired:
-                left = self._deadline - time.process_time()
-                if left <= 0 or time.monotonic() >= self._wall_deadline:
+                cpu, wall = clock()
+                left = self._deadline - cpu
+                if left <= 0 or wall >= self._wall_deadline:
                     self.expired = True
                     return
                 # threading refuses a timeout past TIMEOUT_MAX (--budget 1e10): such a

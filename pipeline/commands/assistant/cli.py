@@ -21,12 +21,11 @@ import os
 import shutil
 import sys
 import textwrap
-import time
 from collections.abc import Callable, Sequence
 
 from pipeline.commands.assistant import report
 from pipeline.commands.assistant.advisor import Advisor
-from pipeline.commands.assistant.budget import busy
+from pipeline.commands.assistant.budget import busy, clock
 from pipeline.commands.assistant.console import (
     EXIT_DATA,
     EXIT_INTERRUPT,
@@ -214,7 +213,7 @@ def asks_for_json(argv: Sequence[str]) -> bool:
 
 
 def one_shot(args: argparse.Namespace) -> int:
-    origin = time.process_time(), time.monotonic()  # the budget counts from here
+    origin = clock()  # the budget counts from here
     pairs = split_turns(args.turns)
     data = load(data_folder(args.data), args.edition)
     budget = args.budget or ONE_SHOT_BUDGET

@@ -7,6 +7,7 @@ numba is imported only when a state needs the search (after the first guess).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 
 import numpy as np
@@ -90,6 +91,15 @@ class StoredReplies:
         return -(share * logs).sum(axis=1)
 
 
+def say_compiling() -> None:
+    """The one line a first answer after an install or an update shows while it waits."""
+    sys.stderr.write(
+        "wordle-assist: compiling the search once, after an install or an update "
+        "(about a minute; it does not count against --budget)...\n"
+    )
+    sys.stderr.flush()
+
+
 class GuessSearch:
     """The search entered at a state (pipeline.analysis.advice.guess_values), built once per
     policy; each of its jobs runs within the answer's budget or is shown not valued."""
@@ -108,6 +118,7 @@ class GuessSearch:
     def engine(self):
         """The search over the stored matrix (numba: imported only when a state needs it)."""
         from pipeline.analysis.advice.guess_values import POLICY
+        from pipeline.kernels.compiling import announce
         from pipeline.kernels.optimal_search import StateSearch
 
         policy = self.policy or POLICY
@@ -119,8 +130,10 @@ class GuessSearch:
                 policy=policy, max_guesses=MAX_GUESSES, replies=self.stored.data.buckets,
             )  # fmt: skip
             # here, not in a budgeted job: a kernel compiled on a first run must get to
-            # numba's cache even when the budget ends and the answer exits first
-            self._searches[policy].warm()
+            # numba's cache even when the budget ends and the answer exits first (the
+            # budget leaves the compiling out: budget.clock)
+            with announce(say_compiling):
+                self._searches[policy].warm()
             self.valuer.start()  # loaded: the search gets at least a tenth of the budget
         return self._searches[policy]
 
