@@ -41,16 +41,17 @@ from pipeline.kernels.optimal_search.context import (
     P_ROOT,
     build_context,
 )
-from pipeline.kernels.optimal_search.inputs import check_inputs
+from pipeline.kernels.optimal_search.inputs import check_inputs, check_weights
 from pipeline.kernels.optimal_search.partition import (
     candidate_split,
     class_stats,
     gather_replies,
     sort_by_size,
 )
-from pipeline.kernels.optimal_search.scan import node_allowed, trivial_value
+from pipeline.kernels.optimal_search.scan import node_allowed, trivial_value, weigh_guesses
 from pipeline.kernels.optimal_search.selby import guess_bound
 from pipeline.kernels.optimal_search.tuning import ALL_ON, REPLY_BLOCK
+from pipeline.kernels.optimal_search.weights import node_weight, weighted
 from pipeline.kernels.threads import take_in_threads, thread_count
 
 
@@ -112,12 +113,40 @@ def _scan_guesses(ctx, depth, answers, best, most_collisions, refine, keys):
 
 
 @njit(cache=True, nogil=True)
+def _weighted_bucket_floor(ctx, depth, answers) -> int:
+    """_bucket_floor under answer weights: the least weighted guess bound of any guess
+    (selby.guess_bound), unrefined and exact. The uniform refinements count answers (a
+    split into singletons costs 2n - 1 only for the guess that is in H, any one of them;
+    under weights only the heaviest reaches the floor 2W - heaviest), so none applies."""
+    n = answers.shape[0]
+    rem = ctx.params[P_MAXG] - depth
+    total, heaviest = node_weight(ctx.weights, answers)
+    value = trivial_value(n, total, heaviest, rem, INF, False)
+    if value >= 0:
+        return value
+    allowed = node_allowed(ctx, depth, answers)
+    weigh_guesses(ctx, answers, allowed, total)
+    least = 2 * total - heaviest  # no guess does better (guess_bound with K <= W)
+    best = INF
+    for i in range(allowed.shape[0]):
+        k, bound = ctx.guess_stats[0, i], ctx.guess_stats[3, i]
+        if rem <= 2 and k < n:  # with two guesses left only a split into singletons wins
+            continue
+        best = min(best, bound)
+        if best <= least:
+            break
+    return best
+
+
+@njit(cache=True, nogil=True)
 def _bucket_floor(ctx, depth, answers, beta) -> int:
     """A lower bound of the value of a node at `depth` (1: a bucket of the opener): the
     least guess bound, refined, of any guess; exact below beta, else some bound >= beta."""
+    if weighted(ctx.params):
+        return _weighted_bucket_floor(ctx, depth, answers)
     n = answers.shape[0]
     rem = ctx.params[P_MAXG] - depth
-    value = trivial_value(n, n, 1, rem, INF, False)  # opener bounds are uniform only
+    value = trivial_value(n, n, 1, rem, INF, False)
     if value >= 0:
         return value
     value, _ = candidate_split(ctx.m, ctx.answer_rows, answers, ctx.cnt, rem)
@@ -141,17 +170,19 @@ def _split_floor(ctx, depth, answers, guess, cap) -> tuple[int, int]:
     bound, pending = ctx.cls_lb[depth], ctx.cls_pend[depth]
     first, n_pending = static_bounds(ctx, depth)
     sort_by_size(pending, n_pending, sizes)
+    weighted_search = weighted(ctx.params)  # a class's share of this guess: its weight
     total = first
     for i in range(n_pending):
         if total >= cap:
             break
         p = pending[i]
         c = sizes[p]
+        weight = ctx.cls_w[depth, p] if weighted_search else np.int64(c)
         total -= bound[p]
         enter_class(ctx, depth, guess, p)
         child = part[starts[p] : starts[p] + c]
-        floor = _bucket_floor(ctx, depth + 1, child, cap - total - c)
-        bound[p] = max(bound[p], min(c + floor, INF))
+        floor = _bucket_floor(ctx, depth + 1, child, cap - total - weight)
+        bound[p] = max(bound[p], min(weight + floor, INF))
         total = min(total + bound[p], INF)
     return first, total
 
@@ -253,6 +284,7 @@ def opener_bounds(
     on_bound: Callable[[int, int, int], None] | None = None,
     deeper: int = 0,
     threads: int = 1,
+    weights: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(partition, second-level) lower bounds of the total of each opener row, INF where
     no tree can win every answer within max_guesses; the second is exact below cap (None:
@@ -263,9 +295,14 @@ def opener_bounds(
     deeper > 0 (with a cap): a second bound below cap is raised a level, splitting at most
     `deeper` second guesses per bucket (see deepen), so that fewer need a search.
     `threads` threads take the next opener as they finish one, each in a context of its
-    own: an opener's bounds depend on it alone, so they never depend on the thread count."""
+    own: an opener's bounds depend on it alone, so they never depend on the thread count.
+    weights (positive integers, one per answer column): bounds of the weighted total,
+    Selby's bounds in their weighted forms; `deeper` is uniform only, for now."""
     checked = check_inputs(matrix, answer_rows, encoded, max_guesses, None, cap)
     matrix, answer_rows, encoded = checked
+    weights = check_weights(weights, matrix.shape[1], int(max_guesses))
+    if weights is not None and deeper > 0:
+        raise ValueError("deeper is not available with weights yet (issue 61)")
     openers = np.asarray(openers, dtype=np.int64)
     inside = not openers.size or 0 <= openers.min() <= openers.max() < len(matrix)
     if openers.ndim != 1 or not inside:
@@ -284,12 +321,11 @@ def opener_bounds(
         if on_done is not None:
             on_done(1)
 
-    first = build_context(matrix, answer_rows, encoded, hard, int(max_guesses), None, ALL_ON)
+    search = (matrix, answer_rows, encoded, hard, int(max_guesses), None, ALL_ON)
+    first = build_context(*search, weights=weights)
     most = int(first.params[P_MAXPAT])
     contexts = [first] + [
-        build_context(matrix, answer_rows, encoded, hard, int(max_guesses), None, ALL_ON,
-                      most=most)
-        for _ in range(workers - 1)
-    ]  # fmt: skip
+        build_context(*search, most=most, weights=weights) for _ in range(workers - 1)
+    ]
     take_in_threads(bound_opener, len(openers), contexts)
     return partition, second

@@ -119,8 +119,8 @@ def solve_opener(
     by `weights` (positive integers, one per answer column): the total is then the sum of
     weight x guesses, and the mechanisms of tuning.UNWEIGHTED are off.
     cutoff: only totals below it matter (ranking openers against a known total): once the
-    optimum is proven >= cutoff the search stops, with that bound and no tree (uniform
-    only, for now: its root floors are the uniform opener bounds').
+    optimum is proven >= cutoff the search stops, with that bound and no tree (its root's
+    classes start from the opener bounds' second-level floors, weighted under weights).
     """
     options = {"hard": hard, "max_guesses": max_guesses, "top_k": top_k, "cutoff": cutoff}
     options["off"], options["on"], options["weights"] = off, on, weights
@@ -155,8 +155,6 @@ def solve_openers(
         matrix, answer_rows, encoded, max_guesses, top_k, cutoff
     )
     weights = check_weights(weights, matrix.shape[1], int(max_guesses))
-    if weights is not None and cutoff is not None:
-        raise ValueError("cutoff is not available with weights yet (issue 61)")
     flags = flags_without(frozenset(off), frozenset(on))
     if weights is not None:
         flags = flags_without(frozenset(off) | set(UNWEIGHTED), frozenset(on))

@@ -145,6 +145,26 @@ def test_bad_weights_are_refused(weights, problem):
         solve("random", 0, False, weights=given)
 
 
-def test_a_cutoff_with_weights_is_refused_for_now():
-    with pytest.raises(ValueError, match="cutoff is not available with weights"):
-        solve("random", 0, False, cutoff=100, weights=[1] * len(CASES["random"][1]))
+@pytest.mark.parametrize("case", ["random", "two-families", "three-families"])
+@pytest.mark.parametrize("hard", [False, True], ids=["normal", "hard"])
+def test_weighted_cutoff_searches_equal_brute_force(case, hard):
+    """As the uniform test of cut-offs: the root's classes start from their weighted
+    second-level floors; below the cutoff the weighted optimum and the full search's tree,
+    at or above it a bound between the cutoff and the optimum (or no tree, proven)."""
+    reference, weights = weighed_brute(case, hard, 11)
+    for max_guesses in (4, 5, 6):
+        for opener in openers(case):
+            expected = reference.opener(opener, max_guesses)
+            full = solve(case, opener, hard, max_guesses, weights=weights)
+            near = (10, 600) if expected == INF else (expected + 1, expected, expected - 7)
+            for cutoff in (c for c in near if c >= 1):
+                result = solve(case, opener, hard, max_guesses, cutoff=cutoff, weights=weights)
+                if expected < cutoff:
+                    assert result.total == expected and result.proven
+                    for name in TREE_FIELDS:
+                        assert np.array_equal(getattr(result, name), getattr(full, name))
+                elif result.lower_bound is None:
+                    assert expected == INF and result.proven and result.total is None
+                else:
+                    assert result.total is None and not result.proven
+                    assert cutoff <= result.lower_bound <= expected
