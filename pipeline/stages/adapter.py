@@ -7,7 +7,8 @@ unnamed params (the rule's code version) are not passed. The log goes to the rul
 log file. A PipelineError ends the job with one line on stderr and in the log (exit 1);
 anything else is a bug and keeps its traceback, in the log. A job that succeeds ends
 its log with its CPU time and peak memory, from the kernel's accounting (exact, where
-Snakemake's benchmark files sample: every 0.5 s for 15 s, then every 30 s).
+Snakemake's benchmark files sample: every 0.5 s for 15 s, then every 30 s), and how much
+of that CPU went on starting and on compiling kernels.
 """
 
 from __future__ import annotations
@@ -66,8 +67,18 @@ def _configure_logging(log_file: str | None) -> None:
     root.setLevel(logging.INFO)
 
 
-# The job log's last line on success; benchmarks/scaling.py reads it back.
+# The job log's last lines on success; benchmarks/scaling.py and first_run.py read them.
 RESOURCES_LINE = "resources: %.3f s CPU (user + system, every thread), peak memory %.1f MB"
+# Where that CPU went: before the stage began (the interpreter, Snakemake's script
+# preamble, the imports) and compiling kernels (pipeline.kernels.compiling); the rest is
+# the stage's own work.
+SPLIT_LINE = "of which: %.3f s CPU starting, %.3f s CPU compiling"
+
+
+def process_cpu() -> float:
+    """CPU seconds of this process so far, user and system, every thread."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def peak_memory_mb() -> float:
@@ -85,15 +96,18 @@ def peak_memory_mb() -> float:
     return usage.ru_maxrss * (1.0 if sys.platform == "darwin" else 1024.0) / 1e6
 
 
-def log_resources() -> None:
-    """Log this process's CPU seconds (every thread) and peak resident memory so far."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    log.info(RESOURCES_LINE, usage.ru_utime + usage.ru_stime, peak_memory_mb())
+def log_resources(starting: float = 0.0) -> None:
+    """Log this process's CPU seconds (every thread) and peak resident memory so far,
+    then how much of that CPU went on starting (`starting`) and on compiling kernels."""
+    log.info(RESOURCES_LINE, process_cpu(), peak_memory_mb())
+    compiling = sys.modules.get("pipeline.kernels.compiling")  # absent: nothing compiled
+    log.info(SPLIT_LINE, starting, compiling.compile_time()[0] if compiling else 0.0)
 
 
 def run_stage(snakemake: Any, stage: Callable[..., None]) -> None:
     """Run `stage` for the Snakemake job described by `snakemake` (see the module doc).
     The job runs without pandas and scipy, which no stage uses (pipeline.core.hidden_modules)."""
+    starting = process_cpu()  # the interpreter, the script's preamble and the imports
     hide_unused_modules()
     _configure_logging(snakemake.log[0] if snakemake.log else None)
     files = dict(snakemake.input.items()) | dict(snakemake.output.items())
@@ -108,4 +122,4 @@ def run_stage(snakemake: Any, stage: Callable[..., None]) -> None:
         log.exception("%s failed: this is a bug, please report it with this log", stage.__name__)
         print(f"{snakemake.rule}: internal error; see the log", file=sys.stderr)
         sys.exit(1)
-    log_resources()
+    log_resources(starting)
