@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from pipeline.artifacts import seal
@@ -133,18 +134,19 @@ def read_entries(descriptor_path: Path, root: Path) -> dict[str, tuple[int | Non
     return entries
 
 
-def _problem(path: Path, size: int | None, digest: str) -> str | None:
-    """Why `path` does not match its resource entry, or None."""
+def _problem(path: Path, size: int | None, digest: str) -> tuple[str | None, int]:
+    """(why `path` does not match its resource entry, or None; its bytes as checked)."""
     try:
         if not path.is_file():
-            return f"{path}: missing"
-        if size is not None and path.stat().st_size != size:
-            return f"{path}: altered ({path.stat().st_size} bytes, descriptor says {size})"
+            return f"{path}: missing", 0
+        found = path.stat().st_size
+        if size is not None and found != size:
+            return f"{path}: altered ({found} bytes, descriptor says {size})", found
         if sha256_file(path) != digest:
-            return f"{path}: altered (sha256 differs from the descriptor)"
+            return f"{path}: altered (sha256 differs from the descriptor)", found
     except OSError as error:
-        return f"{path}: cannot be read ({error.strerror or error})"
-    return None
+        return f"{path}: cannot be read ({error.strerror or error})", 0
+    return None, found
 
 
 def foreign_files(root: Path, resources: Iterable[str]) -> list[Path]:
@@ -209,13 +211,36 @@ def unlisted_folders(root: Path, resources: Iterable[str]) -> list[str]:
     return found
 
 
+@dataclass(frozen=True)
+class PackageCheck:
+    """What checking a folder against its descriptor found: the problems ([] = all
+    good), and how many resources it checked and their bytes as it read them (so that a
+    passing check's totals are those of the files it matched, even while a rebuild
+    moves files in and out around it)."""
+
+    problems: list[str]
+    count: int
+    size: int
+
+
 def verify_datapackage(
     descriptor_path: str | Path,
     directory: str | Path | None = None,
     *,
     remove_damaged: bool = False,
 ) -> list[str]:
-    """Problems found checking a folder of artifacts against its descriptor ([] = all good).
+    """Problems found checking a folder of artifacts against its descriptor ([] = all
+    good): check_datapackage's problems."""
+    return check_datapackage(descriptor_path, directory, remove_damaged=remove_damaged).problems
+
+
+def check_datapackage(
+    descriptor_path: str | Path,
+    directory: str | Path | None = None,
+    *,
+    remove_damaged: bool = False,
+) -> PackageCheck:
+    """Check a folder of artifacts against its descriptor.
 
     A descriptor that fails its seal or its shape raises one error and nothing is removed.
     With `remove_damaged`, missing or altered resources are deleted (with the descriptor),
@@ -229,8 +254,10 @@ def verify_datapackage(
     if _seal_of(descriptor_path, root) is None:
         problems.append(f"{descriptor_path}: has no seal, so it cannot be checked itself")
     damaged = []
+    checked_bytes = 0
     for relative, (size, digest) in sorted(entries.items()):
-        problem = _problem(root / relative, size, digest)
+        problem, found = _problem(root / relative, size, digest)
+        checked_bytes += found
         if problem is not None:
             problems.append(problem)
             damaged.append(root / relative)
@@ -249,7 +276,7 @@ def verify_datapackage(
         log.info(
             "removed the damaged files and %s: rerun snakemake to rebuild them", descriptor_path
         )
-    return problems
+    return PackageCheck(problems, len(entries), checked_bytes)
 
 
 def package_totals(descriptor_path: str | Path, directory: str | Path | None = None):

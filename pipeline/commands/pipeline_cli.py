@@ -24,15 +24,14 @@ def _verify(args: argparse.Namespace) -> None:
     """Check a folder of artifacts against its data package descriptor: the descriptor
     against its own seal, then every artifact, and no file that is not in it. Each
     problem is one line on stderr; what was checked is one line on stdout."""
-    from pipeline.artifacts.package_check import package_totals, verify_datapackage
+    from pipeline.artifacts.package_check import check_datapackage
 
-    count, size = package_totals(args.datapackage, args.directory)
-    problems = verify_datapackage(
-        args.datapackage, args.directory, remove_damaged=args.remove_damaged
-    )
+    check = check_datapackage(args.datapackage, args.directory, remove_damaged=args.remove_damaged)
+    problems = check.problems
     for problem in problems:
         log.error("%s", one_line(problem))
-    checked = one_line(f"checked {count} artifacts ({size:,} bytes) against {args.datapackage}")
+    totals = f"checked {check.count} artifacts ({check.size:,} bytes)"
+    checked = one_line(f"{totals} against {args.datapackage}")
     if problems:
         print(f"{checked}: {len(problems)} problem(s)")
         raise PipelineError(f"{len(problems)} problem(s) found")

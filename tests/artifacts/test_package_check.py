@@ -273,3 +273,31 @@ def test_folders_of_editions_the_descriptor_does_not_list_are_named_not_counted(
         f"ERROR: {derived / 'loose' / 'entropy.parquet'}: foreign (not in the descriptor)",
         "ERROR: 1 problem(s) found",
     ]
+
+
+def test_verify_prints_the_totals_of_the_files_it_checked(derived, monkeypatch, capsys):
+    """During a rebuild a file may be out of place for an instant and back by the time
+    the check reads it: the printed totals are those of what the check read (once they
+    were sized apart, before the check, and came out smaller)."""
+    from pipeline.artifacts import package_check
+    from pipeline.commands.pipeline_cli import main
+
+    descriptor = derived / "datapackage.json"
+    resources = json.loads(descriptor.read_text())["resources"]
+    paths = sorted(derived / resource["path"] for resource in resources)
+    total = sum(path.stat().st_size for path in paths)
+    away = paths[-1]  # checked last: out of place until the check begins
+    moved = away.with_name(away.name + ".moving")
+    away.rename(moved)
+    hash_file = package_check.sha256_file
+
+    def back_in_place(path):
+        if moved.exists():
+            moved.rename(away)  # the rebuild puts it back while the check runs
+        return hash_file(path)
+
+    monkeypatch.setattr(package_check, "sha256_file", back_in_place)
+    assert main(["verify", str(descriptor)]) == 0
+    line = capsys.readouterr().out
+    assert f"checked {len(resources)} artifacts ({total:,} bytes)" in line, line
+    assert line.rstrip().endswith("all match, and nothing else is there")
