@@ -18,7 +18,6 @@ import yaml
 from benchmarks import first_run, scaling
 from benchmarks.assistant import bench_assistant
 from benchmarks.certify import bench_certify
-from benchmarks.first_run import print_first_run
 from benchmarks.kernels import bench_kernels, report
 from benchmarks.optimal import bench_optimal
 from pipeline.artifacts import catalog
@@ -167,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.section in ("assistant", "all"):
             bench_assistant(workdir / "data" / "derived" / EDITION)
         if args.section in ("first-run", "all"):
-            print_first_run(first_run.measure(workdir, min(2, os.cpu_count() or 1)))
+            first_run.print_first_run(first_run.measure(workdir, min(2, os.cpu_count() or 1)))
         if args.section in ("scaling", "all"):
             leave_out_the_screen(workdir)
             print_scaling(scaling.measure(workdir))

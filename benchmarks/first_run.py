@@ -41,9 +41,6 @@ class RuleCost:
         return self.cpu - self.starting - self.compiling
 
 
-RESOURCES = re.compile(r"resources: ([\d.]+) s CPU .*, peak memory [\d.]+ MB$", re.M)
-
-
 def cost_by_rule(workdir: Path) -> dict[str, RuleCost]:
     """Per rule (named by its log folder, logs/<rule>/: `report` holds the report's items),
     its jobs' CPU and the part of it spent starting and compiling, from the last lines of
@@ -53,12 +50,12 @@ def cost_by_rule(workdir: Path) -> dict[str, RuleCost]:
     for log in sorted(logs.rglob("*.log")):
         rule = log.relative_to(logs).parts[0]
         text = log.read_text(encoding="utf-8", errors="replace")
-        cpu, split = RESOURCES.findall(text), SPLIT.findall(text)
+        cpu, split = scaling.RESOURCES.findall(text), SPLIT.findall(text)
         if rule == "benchmarks" or not cpu or not split:
             continue
         cost = costs.setdefault(rule, RuleCost())
         cost.jobs += 1
-        cost.cpu += float(cpu[-1])
+        cost.cpu += float(cpu[-1][0])
         cost.starting += float(split[-1][0])
         cost.compiling += float(split[-1][1])
     return costs

@@ -107,3 +107,19 @@ def _check_hard(words, guess, parent, pattern) -> None:
 
 def _field(tree, name: str):
     return tree[name] if isinstance(tree, Mapping) else getattr(tree, name)
+
+
+def check_cutoff_result(result, full, expected: float, cutoff: int) -> None:
+    """What a search under `cutoff` must give (solve_opener's result), against the same
+    search without it (`full`) and the brute-force optimum (`expected`, inf where no tree
+    fits): below the cutoff the optimum and the full search's tree; at or above it a
+    bound between the cutoff and the optimum, or no tree, proven, where none fits."""
+    if expected < cutoff:
+        assert result.total == expected and result.proven
+        for name in TREE_FIELDS:
+            assert np.array_equal(getattr(result, name), getattr(full, name))
+    elif result.lower_bound is None:
+        assert expected == float("inf") and result.proven and result.total is None
+    else:
+        assert result.total is None and not result.proven
+        assert cutoff <= result.lower_bound <= expected

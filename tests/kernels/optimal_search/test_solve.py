@@ -17,7 +17,7 @@ import pytest
 from pipeline.kernels.optimal_search import TREE_FIELDS, prepare_lists, solve_opener, solve_openers
 from pipeline.kernels.optimal_search.tuning import DEFAULT_OFF, MECHANISMS
 from tests.support.fixtures import FIXTURE_ALLOWED, FIXTURE_ANSWERS
-from tests.support.tree_check import check_tree
+from tests.support.tree_check import check_cutoff_result, check_tree
 
 INF = float("inf")
 
@@ -420,15 +420,7 @@ def test_cutoff_searches_equal_brute_force(case, hard):
             near = (10, 60) if expected == INF else (expected + 1, expected, expected - 3)
             for cutoff in (c for c in near if c >= 1):
                 result = solve(case, opener, hard, max_guesses, cutoff=cutoff)
-                if expected < cutoff:
-                    assert result.total == expected and result.proven
-                    for name in TREE_FIELDS:
-                        assert np.array_equal(getattr(result, name), getattr(full, name))
-                elif result.lower_bound is None:
-                    assert expected == INF and result.proven and result.total is None
-                else:
-                    assert result.total is None and not result.proven
-                    assert cutoff <= result.lower_bound <= expected
+                check_cutoff_result(result, full, expected, cutoff)
 
 
 @pytest.mark.parametrize("hard", [False, True], ids=["normal", "hard"])

@@ -22,7 +22,7 @@ from tests.kernels.optimal_search.test_solve import (
     solve,
 )
 from tests.kernels.optimal_search.test_weighted_reference import random_weights
-from tests.support.tree_check import check_tree
+from tests.support.tree_check import check_cutoff_result, check_tree
 
 _BRUTE: dict = {}
 
@@ -159,12 +159,4 @@ def test_weighted_cutoff_searches_equal_brute_force(case, hard):
             near = (10, 600) if expected == INF else (expected + 1, expected, expected - 7)
             for cutoff in (c for c in near if c >= 1):
                 result = solve(case, opener, hard, max_guesses, cutoff=cutoff, weights=weights)
-                if expected < cutoff:
-                    assert result.total == expected and result.proven
-                    for name in TREE_FIELDS:
-                        assert np.array_equal(getattr(result, name), getattr(full, name))
-                elif result.lower_bound is None:
-                    assert expected == INF and result.proven and result.total is None
-                else:
-                    assert result.total is None and not result.proven
-                    assert cutoff <= result.lower_bound <= expected
+                check_cutoff_result(result, full, expected, cutoff)
