@@ -30,7 +30,7 @@ from tests.support.fixtures import (
     history_days,
     history_json,
 )
-from tests.support.workflow_helpers import copy_source, fixture_env
+from tests.support.workflow_helpers import FIXTURE_CONFIG, copy_source, fixture_env
 
 README = REPO / "README.md"
 # The README, then the guides whose commands run in the folder its pipeline run built.
@@ -163,11 +163,11 @@ def pinned_config(pins: dict[str, str]) -> dict:
             for name, path in MIRROR_PATHS.items()
         },
         "commonness": {"n_common": 5, "width": 10},
-        # Few jobs, as in tests.support.workflow_helpers.FIXTURE_CONFIG (each costs a process
-        # start-up, and the README's blocks build the fixture three times): 5 pattern
-        # chunks, not 45; optimal trees for the top 4 openers of each mode, not 20.
+        # Few jobs, as in FIXTURE_CONFIG (each costs a process start-up, and the README's
+        # blocks build the fixture three times): 5 pattern chunks, not 45, and that
+        # config's opener, solver and optimal splits.
         "patterns": {"chunk_rows": 64},
-        "optimal": {"top": 4},
+        **{key: FIXTURE_CONFIG[key] for key in ("openers", "solver", "optimal")},
     }
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.first_run import cost_by_rule
+from tests.support.workflow_helpers import FIXTURE_CONFIG
 
 RESOURCES = re.compile(r"resources: ([\d.]+) s CPU")
 SPLIT = re.compile(r"of which: ([\d.]+) s CPU starting, ([\d.]+) s CPU compiling")
@@ -32,7 +33,7 @@ def test_the_jobs_cpu_is_split_by_rule_into_starting_compiling_and_work(built_ch
         if cpu and split:
             rule = log.relative_to(built_checkout / "logs").parts[0]
             by_folder.setdefault(rule, []).append((float(cpu[-1]), *map(float, split[-1])))
-    assert costs["rank_opener_part"].jobs == 3  # the fixture's openers.parts
+    assert costs["rank_opener_part"].jobs == FIXTURE_CONFIG["openers"]["parts"]
     ran = jobs_run(built_checkout)  # by rule; the costs are by log folder, a rule's name
     assert sum(cost.jobs for cost in costs.values()) == sum(ran.values()) - ran.get("all", 0)
     for rule in costs.keys() & ran.keys():

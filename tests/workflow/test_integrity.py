@@ -34,7 +34,9 @@ from tests.support.workflow_helpers import (
 # Each case: (file under data/, damage), one or more at once. Every artifact type gets one
 # damage; all kinds are covered. The files damaged together are siblings, neither built
 # from the other (their seals say so), so each is caught by its own check; each case costs
-# one rebuild of everything built from what it damages.
+# one rebuild of everything built from what it damages, so as many files are damaged
+# together as are siblings (10 cases, not 17: each rerun costs two dry runs, a run and a
+# verify before any rebuilding).
 CASES = [
     (("raw/answers.txt", "flip"), ("raw/allowed.txt", "foreign")),
     (
@@ -54,18 +56,26 @@ CASES = [
         (f"derived/{EDITION}/patterns/index.json", "foreign with its seal"),
         ("derived/shared/allowed/commonness.parquet.seal.json", "flip"),
     ),
-    ((f"derived/{EDITION}/entropy.parquet", "flip"),),
-    ((f"derived/{EDITION}/pattern_distribution.parquet", "truncate"),),
-    ((f"work/{EDITION}/opener_parts/answers-0.parquet", "flip"),),
-    ((f"derived/{EDITION}/openers.parquet", "foreign"),),
-    ((f"derived/{EDITION}/second_guesses.parquet", "delete"),),
-    ((f"derived/{EDITION}/benchmark_games.parquet", "flip"),),
-    ((f"derived/{EDITION}/benchmark_summary.parquet", "truncate"),),
-    ((f"derived/{EDITION}/score_model.parquet", "foreign with its seal"),),
-    ((f"derived/{EDITION}/plots/guess-distribution.png", "flip"),),
-    (("derived/tables/editions.html", "truncate"),),
+    (
+        (f"derived/{EDITION}/entropy.parquet", "flip"),
+        (f"work/{EDITION}/opener_parts/answers-0.parquet", "flip"),
+    ),
+    (
+        (f"derived/{EDITION}/pattern_distribution.parquet", "truncate"),
+        (f"derived/{EDITION}/openers.parquet", "foreign"),
+        (f"derived/{EDITION}/second_guesses.parquet", "delete"),
+    ),
+    (
+        (f"derived/{EDITION}/benchmark_games.parquet", "flip"),
+        (f"derived/{EDITION}/benchmark_summary.parquet", "truncate"),
+        (f"derived/{EDITION}/score_model.parquet", "foreign with its seal"),
+        ("derived/tables/editions.html", "truncate"),
+    ),
+    (
+        (f"derived/{EDITION}/plots/guess-distribution.png", "flip"),
+        (f"derived/{EDITION}/entropy.parquet.seal.json", "delete"),
+    ),
     (("derived/datapackage.json", "truncate"),),
-    ((f"derived/{EDITION}/entropy.parquet.seal.json", "delete"),),
 ]
 CASE_IDS = ["+".join(f"{victim}-{kind}" for victim, kind in case) for case in CASES]
 
@@ -191,10 +201,11 @@ def within_two(opener: str, answers: list[str]) -> int | None:
 def test_a_config_change_on_a_built_folder_rebuilds_without_a_traceback(built_checkout, tmp_path):
     """optimal.max_guesses changed after a full build: the run rebuilds the bounds file (a
     checkpoint's output, stale while the run rebuilds what it was built from) before an
-    input function reads it, and completes with the optimum the brute force finds."""
+    input function reads it, and completes with the optimum the brute force finds. The
+    top list grows to 4 with it, so that every opener with a tree is proven."""
     checkout = clone_checkout(built_checkout, tmp_path / "c")
     config = read_config(checkout)
-    config["optimal"] = {**config["optimal"], "max_guesses": 2}
+    config["optimal"] = {**config["optimal"], "max_guesses": 2, "top": 4}
     write_config(checkout, config)
     result = snakemake(checkout, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
