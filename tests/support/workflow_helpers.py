@@ -25,6 +25,7 @@ from pathlib import Path
 
 import yaml
 
+from pipeline.artifacts.seal import read_seal, seal_path
 from tests.support.fixtures import FIXTURE_UNTIL, REPO, write_fixture_mirror
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
@@ -89,6 +90,12 @@ FIXTURE_CONFIG = {
     # fewest openers the bounds cannot exclude, so the fewest solve_optimal jobs.
     "optimal": {"top": 1, "screen_parts": 1},
 }
+
+# The optimal stage's tables: test_slurm.py builds them, and everything they are built
+# from, through SLURM; test_workflow.py's cluster test builds every other file.
+OPTIMAL_STAGE = tuple(
+    f"data/derived/{EDITION}/optimal_{name}.parquet" for name in ("openers", "trees")
+)
 
 SOURCE_PARTS = ("Snakefile", "config.yaml", "workflow", "pipeline")
 
@@ -265,3 +272,20 @@ def derived_digests(checkout: Path) -> dict[str, str]:
         for name, data in files.items()
         if name.startswith("derived/")
     }
+
+
+def built_from(data: Path, name: str) -> set[str]:
+    """Every file under `data` that `name` (a path under it) is built from, by its seal and
+    theirs, as paths under `data`."""
+    found: set[str] = set()
+    pending = [name.removesuffix(".seal.json")]
+    while pending:
+        path = data / pending.pop()
+        if not seal_path(path).is_file():
+            continue
+        for entry in read_seal(path).inputs.values():
+            source = Path(os.path.normpath(path.parent / entry["path"])).relative_to(data)
+            if source.as_posix() not in found:
+                found.add(source.as_posix())
+                pending.append(source.as_posix())
+    return found

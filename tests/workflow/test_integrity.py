@@ -5,7 +5,6 @@ changes no file."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -14,7 +13,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.artifacts.seal import read_seal, seal_path
+from pipeline.artifacts.seal import seal_path
 from tests.support.fixtures import FIXTURE_ANSWERS
 from tests.support.locks import build_lock
 from tests.support.naive import feedback
@@ -22,6 +21,7 @@ from tests.support.workflow_helpers import (
     EDITION,
     VERIFY,
     artifact_files,
+    built_from,
     clone_checkout,
     file_digests,
     make_checkout,
@@ -113,23 +113,6 @@ def damage(path: Path, kind: str, other: Path) -> None:
         shutil.copy2(other, path)
         if kind == "foreign with its seal":
             shutil.copy2(seal_path(other), seal_path(path))
-
-
-def built_from(data: Path, name: str) -> set[str]:
-    """Every file under `data` that `name` (a path under it) is built from, by its seal and
-    theirs, as paths under `data`."""
-    found: set[str] = set()
-    pending = [name.removesuffix(".seal.json")]
-    while pending:
-        path = data / pending.pop()
-        if not seal_path(path).is_file():
-            continue
-        for entry in read_seal(path).inputs.values():
-            source = Path(os.path.normpath(path.parent / entry["path"])).relative_to(data)
-            if source.as_posix() not in found:
-                found.add(source.as_posix())
-                pending.append(source.as_posix())
-    return found
 
 
 @pytest.mark.parametrize("victims", CASES, ids=CASE_IDS)

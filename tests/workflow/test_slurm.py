@@ -21,12 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.workflow_helpers import EDITION, derived_digests, make_checkout, snakemake
-
-# The targets: the edition's certified optimal tables
-OPTIMAL_STAGE = tuple(
-    f"data/derived/{EDITION}/optimal_{name}.parquet" for name in ("openers", "trees")
+from tests.support.workflow_helpers import (
+    OPTIMAL_STAGE,
+    derived_digests,
+    make_checkout,
+    snakemake,
 )
+
 # Snakemake with the SLURM plugin's status checks at a steady pace (see that script)
 STEADY_CHECKS = Path(__file__).parents[1] / "support" / "cluster" / "snakemake_steady_checks.py"
 

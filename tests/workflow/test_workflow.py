@@ -29,9 +29,11 @@ from tests.support.fixtures import (
 from tests.support.workflow_helpers import (
     COMMONNESS_FILE,
     EDITION,
+    OPTIMAL_STAGE,
     SNAKEMAKE,
     VERIFY,
     artifact_files,
+    built_from,
     clone_checkout,
     fixture_env,
     long_lines,
@@ -340,10 +342,27 @@ def test_two_clean_runs_give_identical_artifacts_whatever_the_split(built_checko
 
 
 def test_cluster_executor_runs_every_job_as_its_own_process(built_checkout, tmp_path):
-    """cluster-generic with a local submit script: jobs share nothing but files."""
-    checkout = make_checkout(tmp_path / "c")
+    """cluster-generic with a local submit script: jobs share nothing but files. The run
+    starts from a copy of the shared build that keeps only the optimal stage's tables and
+    every file they are built from (test_slurm.py builds those through SLURM, each job a
+    process of its own), so every other rule runs here, and its files come back as the
+    local run's bytes."""
+    checkout = clone_checkout(built_checkout, tmp_path / "c")
+    data = checkout / "data"
+    stage = [name.removeprefix("data/") for name in OPTIMAL_STAGE]
+    kept = set(stage).union(*(built_from(data, name) for name in stage))
+    removed = [
+        path
+        for path in sorted(data.rglob("*"))
+        if path.is_file()
+        and path.relative_to(data).as_posix().removesuffix(".seal.json") not in kept
+        and path.relative_to(data).parts[0] != "raw"
+    ]
+    assert {"datapackage.json", "README.md"} <= {path.name for path in removed}
+    for path in removed:
+        path.unlink()
     submit = Path(__file__).parents[1] / "support" / "cluster" / "submit.sh"
-    snakemake(
+    result = snakemake(
         checkout,
         "--executor",
         "cluster-generic",
@@ -354,6 +373,9 @@ def test_cluster_executor_runs_every_job_as_its_own_process(built_checkout, tmp_
         "--seconds-between-status-checks",
         "1",
     )
+    ran = set(re.findall(r"\(Rule: (\w+)\)", result.stdout + result.stderr))
+    assert {"play_strategy", "summarize_benchmarks", "build_datapackage"} <= ran
+    assert not {"solve_optimal", "screen_openers", "bound_openers"} & ran
     assert artifact_files(checkout) == artifact_files(built_checkout)
 
 
