@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from benchmarks import first_run, scaling
+from benchmarks import dev_loop, first_run, scaling
 from benchmarks.assistant import bench_assistant
 from benchmarks.certify import bench_certify
 from benchmarks.kernels import bench_kernels, report
@@ -24,7 +24,7 @@ from pipeline.artifacts import catalog
 from pipeline.plan.editions import enabled_editions, merge_editions
 from pipeline.sources.fetch import resolve_mirror
 
-SECTIONS = ("scaling", "kernels", "optimal", "assistant", "first-run")
+SECTIONS = ("scaling", "kernels", "optimal", "assistant", "first-run", "loop")
 # The benchmarks measure the reference edition alone, so their numbers compare across
 # versions (benchmarks/HISTORY.md): the classic answer list, every other edition off.
 EDITION = "nyt2022"
@@ -145,7 +145,15 @@ def main(argv: list[str] | None = None) -> int:
         help="for --section assistant: a folder of built artifacts to use instead of "
         "building them in a scratch folder first",
     )
+    parser.add_argument(
+        "--suite",
+        action="store_true",
+        help="for --section loop: also run the whole suite (tens of minutes)",
+    )
     args = parser.parse_args(argv)
+    if args.section == "loop":  # the tests' own fixture, not the real lists
+        dev_loop.print_loop(dev_loop.measure(args.suite))
+        return 0
     if args.section == "assistant" and args.data:
         bench_assistant(args.data.resolve())
         return 0
