@@ -11,7 +11,7 @@ import numpy as np
 
 from pipeline.core.progress import Progress
 from pipeline.kernels.optimal_search.bounds import opener_bounds
-from tests.kernels.optimal_search.test_solve import CASES, lists
+from tests.support.optimal_reference import CASES, lists
 
 LINE = re.compile(r"(.+): (\d+)/(\d+) done \((\d+)%\), ([\d.]+) s so far, (.+), cutoff (\w+)$")
 

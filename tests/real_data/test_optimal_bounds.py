@@ -14,7 +14,7 @@ import pytest
 
 from pipeline.kernels.optimal_search.bounds import opener_bounds
 from pipeline.kernels.optimal_search.context import INF
-from tests.kernels.optimal_search.test_solve import real_lists
+from tests.support.optimal_reference import real_lists
 
 PUBLISHED = {
     "hard": {

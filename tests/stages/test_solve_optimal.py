@@ -18,8 +18,8 @@ from pipeline.core.errors import PipelineError
 from pipeline.kernels.optimal_search import TREE_FIELDS
 from pipeline.stages.merge_optimal import merge_optimal
 from pipeline.stages.solve_optimal import solve_optimal
-from tests.kernels.optimal_search.test_solve import BruteForce
 from tests.support.artifact_set import Settings, optimal_jobs, shared_artifact_set
+from tests.support.optimal_reference import BruteForce
 from tests.support.tree_check import check_tree
 
 

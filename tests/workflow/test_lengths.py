@@ -1,6 +1,6 @@
 """Every documented word length runs through the default workflow: small lists of 1, 6 and
 10 letters build every artifact, and the optimal stage's proven totals equal a brute force
-over all trees (tests.kernels.optimal_search.test_solve) in both modes. One-letter words
+over all trees (tests.support.optimal_reference) in both modes. One-letter words
 have no tree that wins 8 answers within 6 guesses (a reply says only right or wrong), so there the
 optimal strategies play no games and the run still completes."""
 
@@ -12,8 +12,8 @@ import polars as pl
 import pytest
 
 from pipeline.artifacts import benchmark as store
-from tests.kernels.optimal_search.test_solve import INF, BruteForce
 from tests.support.fixtures import FIXTURE_UNTIL, history_days, history_json
+from tests.support.optimal_reference import INF, BruteForce
 from tests.support.workflow_helpers import EDITION, make_checkout, snakemake
 
 

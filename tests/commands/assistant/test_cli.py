@@ -18,7 +18,6 @@ from pipeline.commands.assistant.advisor import Advisor
 from pipeline.commands.assistant.data import load
 from pipeline.core.wordle import pattern_string
 from pipeline.kernels.optimal_search.state_search import Policy
-from tests.kernels.optimal_search.test_solve import CASES
 from tests.support.advice_play import InMemoryData, play_advice
 from tests.support.assistant_fixture import (
     ANSWERS,
@@ -30,6 +29,7 @@ from tests.support.assistant_fixture import (
 )
 from tests.support.naive import feedback, ranks_with_ties
 from tests.support.naive_advice import expected_guesses, legal, state_value
+from tests.support.optimal_reference import CASES
 
 # A policy that leaves only states of at most 3 candidates to the full search, so that
 # the fixture's states are the policy's, as the real lists' are after an opener.

@@ -13,7 +13,7 @@ from pipeline.analysis.optimal.certified_top import contenders, deal, stop_total
 from pipeline.kernels.optimal_search import solve_openers
 from pipeline.kernels.optimal_search.bounds import opener_bounds
 from pipeline.kernels.optimal_search.context import INF
-from tests.kernels.optimal_search.test_solve import CASES, brute, lists
+from tests.support.optimal_reference import CASES, brute, lists
 
 MODES = [False, True]
 

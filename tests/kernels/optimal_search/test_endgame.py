@@ -23,12 +23,12 @@ from pipeline.kernels.optimal_search.endgame import (
     largest_family,
     spread,
 )
-from tests.kernels.optimal_search.test_solve import (
+from tests.support.naive import feedback
+from tests.support.optimal_reference import (
     CASES,
     INF,
     brute,
     lists,
-    naive_reply,
     openers,
     solve,
 )
@@ -87,7 +87,7 @@ def criterion_says_inf(case, answer_set, left, allowed):
         return False
     p = family.index(".")
     live = [h for h in answer_set if answers[h][:p] + "." + answers[h][p + 1 :] == family]
-    gains = sorted((len({naive_reply(words[g], answers[h]) for h in live}) - 1
+    gains = sorted((len({feedback(words[g], answers[h]) for h in live}) - 1
                     for g in allowed), reverse=True)  # fmt: skip
     return mx - 1 > sum(gains[: left - 1])
 

@@ -18,7 +18,8 @@ from pipeline.kernels.optimal_search.hard_state import (
     pattern_digits,
 )
 from pipeline.kernels.optimal_search.partition import distinct_guesses
-from tests.kernels.optimal_search.test_solve import INF, BruteForce, naive_allowed, naive_reply
+from tests.support.naive import feedback
+from tests.support.optimal_reference import INF, BruteForce, naive_allowed
 from tests.support.tree_check import check_tree
 
 
@@ -104,7 +105,7 @@ def test_hard_filter_counts_up_to_ten_copies():
     green = np.full((2, 10), -1, dtype=np.int32)
     mins = np.zeros((2, ALPHABET_SIZE), dtype=np.int32)
     for guess, word in enumerate(words):
-        for pattern in sorted({naive_reply(word, answer) for answer in words}):
+        for pattern in sorted({feedback(word, answer) for answer in words}):
             child_state(green, mins, 0, encoded, digits, guess, pattern)
             kept = filter_allowed(source, packed, green[1], mins[1], out)
             expected = naive_allowed(words, range(len(words)), word, pattern)

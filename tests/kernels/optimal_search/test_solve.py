@@ -1,160 +1,24 @@
-"""The optimal decision-tree search against a naive brute force over all trees, on small lists.
-
-The reference below knows nothing of the search: it tries every guess at every node (with
-exact memoisation), gets replies from its own Wordle rule and hard-mode filter, and only
-stops adding up a guess once it can no longer win.
-"""
+"""The optimal decision-tree search against a naive brute force over all trees, on small
+lists (the reference and the lists: tests/support/optimal_reference.py)."""
 
 from __future__ import annotations
-
-import random
-from collections import Counter, defaultdict
-from functools import cache
 
 import numpy as np
 import pytest
 
-from pipeline.kernels.optimal_search import TREE_FIELDS, prepare_lists, solve_opener, solve_openers
+from pipeline.kernels.optimal_search import TREE_FIELDS, solve_opener, solve_openers
 from pipeline.kernels.optimal_search.tuning import DEFAULT_OFF, MECHANISMS
-from tests.support.fixtures import FIXTURE_ALLOWED, FIXTURE_ANSWERS
+from tests.support.naive import feedback
+from tests.support.optimal_reference import (
+    CASES,
+    INF,
+    brute,
+    lists,
+    openers,
+    real_lists,
+    solve,
+)
 from tests.support.tree_check import check_cutoff_result, check_tree
-
-INF = float("inf")
-
-
-def naive_reply(guess: str, answer: str) -> int:
-    colours = [0] * len(guess)
-    left = Counter()
-    for i, (g, a) in enumerate(zip(guess, answer, strict=True)):
-        if g == a:
-            colours[i] = 2
-        else:
-            left[a] += 1
-    for i, g in enumerate(guess):
-        if colours[i] == 0 and left[g] > 0:
-            colours[i] = 1
-            left[g] -= 1
-    return sum(c * 3**i for i, c in enumerate(colours))
-
-
-def naive_allowed(words, allowed, guess, pattern):
-    """Words of `allowed` that keep the greens of (guess, pattern) and its revealed letters."""
-    colours = [(pattern // 3**i) % 3 for i in range(len(guess))]
-    need = Counter(g for g, c in zip(guess, colours, strict=True) if c)
-    return frozenset(
-        w
-        for w in allowed
-        if all(words[w][i] == guess[i] for i, c in enumerate(colours) if c == 2)
-        and all(words[w].count(letter) >= k for letter, k in need.items())
-    )
-
-
-class BruteForce:
-    """Exact minimum totals by trying every guess at every node (memoised on the node).
-
-    `weights` (positive integers, one per answer; default 1 each) weigh each answer's
-    guesses: the total is the sum over answers of weight x guesses, the prior's exact
-    numerator (issue 61). A guess that ends no answer and splits none is never optimal."""
-
-    def __init__(self, words, answers, hard, weights=None):
-        self.words, self.answers, self.hard = words, answers, hard
-        self.weights = tuple(weights) if weights is not None else (1,) * len(answers)
-        assert len(self.weights) == len(answers) and min(self.weights) > 0
-        self.all_green = 3 ** len(words[0]) - 1
-        self.replies = [[naive_reply(g, a) for a in answers] for g in words]
-        self.everything = frozenset(range(len(words)))
-
-    def opener(self, guess, max_guesses):
-        return self.play(frozenset(range(len(self.answers))), max_guesses, self.everything, guess)
-
-    @cache  # noqa: B019 - one instance per test list, kept for the session
-    def node(self, answer_set, left, allowed):
-        if left == 0:
-            return INF
-        best = INF
-        for guess in sorted(allowed):
-            best = min(best, self.play(answer_set, left, allowed, guess, best))
-        return best
-
-    def play(self, answer_set, left, allowed, guess, bound=INF):
-        """Total of `guess` here, or some number >= bound once it cannot beat bound."""
-        classes = defaultdict(list)
-        for a in sorted(answer_set):
-            classes[self.replies[guess][a]].append(a)
-        total = sum(self.weights[a] for a in answer_set)
-        for pattern, members in sorted(classes.items()):
-            if pattern != self.all_green:
-                total += self.node(
-                    frozenset(members), left - 1, self.child(allowed, guess, pattern)
-                )
-                if total >= bound:
-                    break
-        return total
-
-    @cache  # noqa: B019
-    def child(self, allowed, guess, pattern):
-        if not self.hard:
-            return allowed
-        return naive_allowed(self.words, allowed, self.words[guess], pattern)
-
-
-def family_lists(seed, families, n_helpers, alphabet="bfhklmnprstwgido"):
-    """Answers in families that differ by one letter (hard for hard mode), plus random
-    helper guesses over their letters (some with repeated letters)."""
-    rng = random.Random(seed)
-    answers = sorted({word for family in families for word in family.split()})
-    words = set(answers)
-    while len(words) < len(answers) + n_helpers:
-        words.add("".join(rng.choice(alphabet) for _ in range(5)))
-    return sorted(words), answers
-
-
-def random_lists(seed, n_words, n_answers, alphabet):
-    rng = random.Random(seed)
-    words = set()
-    while len(words) < n_words:
-        words.add("".join(rng.choice(alphabet) for _ in range(5)))
-    words = sorted(words)
-    return words, sorted(rng.sample(words, n_answers))
-
-
-IGHT = "fight light might night right sight tight wight bight"
-ILLS = "mills fills hills kills pills sills tills wills"
-OUND = "bound found hound mound pound round sound wound"
-CASES = {
-    "fixture": (sorted(set(FIXTURE_ALLOWED) | set(FIXTURE_ANSWERS)), sorted(FIXTURE_ANSWERS)),
-    "random": random_lists(2, 40, 20, "abeilno"),
-    "two-families": family_lists(1, [IGHT, ILLS], 12),
-    "three-families": family_lists(2, [IGHT, ILLS, OUND], 20),
-}
-_LISTS: dict = {}
-_BRUTE: dict = {}
-
-
-def lists(case):
-    if case not in _LISTS:
-        _LISTS[case] = prepare_lists(*CASES[case])
-        assert _LISTS[case].words == CASES[case][0]
-    return _LISTS[case]
-
-
-def brute(case, hard):
-    if (case, hard) not in _BRUTE:
-        _BRUTE[case, hard] = BruteForce(*CASES[case], hard)
-    return _BRUTE[case, hard]
-
-
-def solve(case, opener, hard, max_guesses=6, top_k=None, cutoff=None, off=(), on=(), weights=None):
-    w = lists(case)
-    return solve_opener(
-        w.matrix, w.answer_rows, w.encoded, opener,
-        hard=hard, max_guesses=max_guesses, top_k=top_k, cutoff=cutoff, off=off, on=on,
-        weights=weights,
-    )  # fmt: skip
-
-
-def openers(case):
-    return range(0, len(CASES[case][0]), 5)
 
 
 def valid_total(result, case, hard, max_guesses):
@@ -259,7 +123,7 @@ def node_answers(result, case):
         node = 0
         while True:
             reaching[node].append(a)
-            r = naive_reply(words[result.guess[node]], answer)
+            r = feedback(words[result.guess[node]], answer)
             if r == 3**5 - 1:
                 break
             node = children[(node, r)]
@@ -363,12 +227,6 @@ def test_bad_arguments_are_refused():
         solve_opener(w.matrix.astype(np.int64), w.answer_rows, w.encoded, 0, hard=False)
     with pytest.raises(ValueError, match="answer_rows"):
         solve_opener(w.matrix, w.answer_rows[::-1], w.encoded, 0, hard=False)
-
-
-def real_lists(folder):
-    allowed = (folder / "allowed.txt").read_text().split()
-    answers = (folder / "answers.txt").read_text().split()
-    return prepare_lists(allowed, answers), answers
 
 
 @pytest.mark.mirror

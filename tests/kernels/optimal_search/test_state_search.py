@@ -16,7 +16,7 @@ import pytest
 
 from pipeline.kernels.optimal_search.context import INF, transposed
 from pipeline.kernels.optimal_search.state_search import Policy, StateSearch
-from tests.kernels.optimal_search.test_solve import CASES, brute, lists
+from tests.support.optimal_reference import CASES, brute, lists
 
 FULL = Policy(exact_upto=1000, top_k=1)
 

@@ -12,8 +12,7 @@ import pytest
 
 from pipeline.kernels.optimal_search.bounds import opener_bounds
 from pipeline.kernels.optimal_search.context import INF
-from tests.kernels.optimal_search.test_solve import CASES, lists
-from tests.kernels.optimal_search.test_weighted_search import weighed_brute
+from tests.support.optimal_reference import CASES, lists, weighed_brute
 
 MODES = [False, True]
 

@@ -1,6 +1,7 @@
-"""The weighted references of issue 61, before any kernel takes weights: the brute force of
-test_solve and the independent tree checker, with a positive integer weight per answer
-(a prior's numerators), so that a tree's total is the sum of weight x guesses.
+"""The weighted references of issue 61, before any kernel takes weights: the brute force
+(tests/support/optimal_reference.py) and the independent tree checker, with a positive
+integer weight per answer (a prior's numerators), so that a tree's total is the sum of
+weight x guesses.
 
 The weighted search will be checked against these; here they are checked by hand, by
 scaling, and against the uniform search's trees (which any weighted optimum must match
@@ -9,16 +10,15 @@ or beat under the same weights).
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from tests.kernels.optimal_search.test_solve import (
+from tests.support.optimal_reference import (
     CASES,
     INF,
     BruteForce,
     brute,
     openers,
+    random_weights,
     solve,
 )
 from tests.support.tree_check import check_tree
@@ -26,11 +26,6 @@ from tests.support.tree_check import check_tree
 WEIGHED_CASES = ("random", "two-families", "three-families")
 # two-families has no hard-mode tree at all (every opener is INF there)
 WITH_TREES = ("random", "three-families")
-
-
-def random_weights(seed: int, count: int, most: int = 12) -> list[int]:
-    rng = random.Random(seed)
-    return [rng.randint(1, most) for _ in range(count)]
 
 
 def test_a_heavy_answer_is_guessed_first():

@@ -14,25 +14,15 @@ import pytest
 
 from pipeline.kernels.optimal_search import TREE_FIELDS
 from pipeline.kernels.optimal_search.tuning import DEFAULT_OFF, MECHANISMS, UNWEIGHTED
-from tests.kernels.optimal_search.test_solve import (
+from tests.support.optimal_reference import (
     CASES,
     INF,
-    BruteForce,
     openers,
+    random_weights,
     solve,
+    weighed_brute,
 )
-from tests.kernels.optimal_search.test_weighted_reference import random_weights
 from tests.support.tree_check import check_cutoff_result, check_tree
-
-_BRUTE: dict = {}
-
-
-def weighed_brute(case: str, hard: bool, seed: int) -> tuple[BruteForce, list[int]]:
-    if (case, hard, seed) not in _BRUTE:
-        words, answers = CASES[case]
-        weights = random_weights(seed, len(answers))
-        _BRUTE[case, hard, seed] = BruteForce(words, answers, hard, weights=weights), weights
-    return _BRUTE[case, hard, seed]
 
 
 def assert_weighted_optimum(case, hard, opener, max_guesses, result, reference, weights):
