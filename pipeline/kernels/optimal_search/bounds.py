@@ -39,9 +39,8 @@ from pipeline.kernels.optimal_search.context import (
     P_MAXG,
     P_MAXPAT,
     P_ROOT,
-    build_context,
 )
-from pipeline.kernels.optimal_search.inputs import check_inputs, check_weights
+from pipeline.kernels.optimal_search.inputs import search_context
 from pipeline.kernels.optimal_search.partition import (
     candidate_split,
     class_stats,
@@ -50,7 +49,7 @@ from pipeline.kernels.optimal_search.partition import (
 )
 from pipeline.kernels.optimal_search.scan import node_allowed, trivial_value, weigh_guesses
 from pipeline.kernels.optimal_search.selby import guess_bound
-from pipeline.kernels.optimal_search.tuning import ALL_ON, REPLY_BLOCK
+from pipeline.kernels.optimal_search.tuning import DEFAULT_OFF, REPLY_BLOCK
 from pipeline.kernels.optimal_search.weights import node_weight, weighted
 from pipeline.kernels.threads import take_in_threads, thread_count
 
@@ -298,11 +297,12 @@ def opener_bounds(
     own: an opener's bounds depend on it alone, so they never depend on the thread count.
     weights (positive integers, one per answer column): bounds of the weighted total,
     Selby's bounds in their weighted forms; `deeper` is uniform only, for now."""
-    checked = check_inputs(matrix, answer_rows, encoded, max_guesses, None, cap)
-    matrix, answer_rows, encoded = checked
-    weights = check_weights(weights, matrix.shape[1], int(max_guesses))
-    if weights is not None and deeper > 0:
-        raise ValueError("deeper is not available with weights yet (issue 61)")
+    # every mechanism on (DEFAULT_OFF's too), as the bounds always were; under weights
+    # search_context switches UNWEIGHTED's off and refuses `deeper`
+    search = {"hard": hard, "max_guesses": max_guesses, "cutoff": cap, "on": DEFAULT_OFF}
+    search |= {"weights": weights, "deeper": deeper}
+    first = search_context(matrix, answer_rows, encoded, **search)
+    matrix = first.m
     openers = np.asarray(openers, dtype=np.int64)
     inside = not openers.size or 0 <= openers.min() <= openers.max() < len(matrix)
     if openers.ndim != 1 or not inside:
@@ -321,11 +321,10 @@ def opener_bounds(
         if on_done is not None:
             on_done(1)
 
-    search = (matrix, answer_rows, encoded, hard, int(max_guesses), None, ALL_ON)
-    first = build_context(*search, weights=weights)
     most = int(first.params[P_MAXPAT])
     contexts = [first] + [
-        build_context(*search, most=most, weights=weights) for _ in range(workers - 1)
+        search_context(matrix, answer_rows, encoded, **search, most=most)
+        for _ in range(workers - 1)
     ]
     take_in_threads(bound_opener, len(openers), contexts)
     return partition, second

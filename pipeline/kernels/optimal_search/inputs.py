@@ -1,4 +1,5 @@
-"""The checks of the optimal search's public arguments, shared by its entry points.
+"""The checks of the optimal search's public arguments, and the one factory of the
+context every entry point searches in (solve_opener(s), opener_bounds, StateSearch).
 
 A module of its own so that `bounds` (which `solve` uses for a cut-off search's root)
 and `solve` both use it without importing each other.
@@ -6,11 +7,14 @@ and `solve` both use it without importing each other.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 
 from pipeline.core.wordle import MAX_WORD_LENGTH, pattern_dtype
 from pipeline.kernels.optimal_search import context
 from pipeline.kernels.optimal_search.memo import MAX_REM
+from pipeline.kernels.optimal_search.tuning import UNWEIGHTED, flags_without
 
 # Longest words the search takes: every length the word index accepts.
 MAX_SEARCH_LENGTH = MAX_WORD_LENGTH
@@ -76,3 +80,44 @@ def check_weights(weights, n_answers: int, max_guesses: int) -> np.ndarray | Non
             f"for {max_guesses} guesses)"
         )
     return weights.astype(np.int64)
+
+
+def search_context(
+    matrix: np.ndarray,
+    answer_rows: np.ndarray,
+    encoded: np.ndarray,
+    *,
+    hard: bool,
+    max_guesses: int,
+    top_k: int | None = None,
+    cutoff: int | None = None,
+    off: Collection[str] = (),
+    on: Collection[str] = (),
+    weights: np.ndarray | None = None,
+    running_cutoff: bool = False,
+    deeper: int = 0,
+    exact_upto: int = 0,
+    most: int | None = None,
+) -> context.SearchContext:
+    """A search context for checked public arguments, every weights rule applied here
+    and nowhere else:
+    - the weights are checked (check_weights);
+    - the mechanisms of tuning.UNWEIGHTED are off under weights, whatever `on` says;
+    - what has no weighted form yet is refused under weights: a running cut-off (its
+      totals would be compared with the uniform opener floor) and deeper bounds.
+    `off`/`on` as tuning.flags_without; the rest as context.build_context."""
+    matrix, answer_rows, encoded = check_inputs(
+        matrix, answer_rows, encoded, max_guesses, top_k, cutoff
+    )
+    weights = check_weights(weights, matrix.shape[1], int(max_guesses))
+    if weights is not None:
+        if running_cutoff:
+            raise ValueError("running_cutoff is not available with weights yet (issue 73)")
+        if deeper > 0:
+            raise ValueError("deeper is not available with weights yet (issue 61)")
+        off = frozenset(off) | set(UNWEIGHTED)
+    flags = flags_without(frozenset(off), frozenset(on))
+    return context.build_context(
+        matrix, answer_rows, encoded, hard, int(max_guesses), top_k, flags,
+        exact_upto=exact_upto, most=most, weights=weights,
+    )  # fmt: skip

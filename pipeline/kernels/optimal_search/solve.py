@@ -34,12 +34,10 @@ from pipeline.core.wordle import ALPHABET_SIZE, MAX_GUESSES, encode_words
 from pipeline.kernels.feedback import feedback_matrix
 from pipeline.kernels.optimal_search import context, recursion
 from pipeline.kernels.optimal_search.bounds import opener_floor
-from pipeline.kernels.optimal_search.context import build_context
 from pipeline.kernels.optimal_search.hard_state import child_state, filter_allowed
-from pipeline.kernels.optimal_search.inputs import check_inputs, check_weights
+from pipeline.kernels.optimal_search.inputs import search_context
 from pipeline.kernels.optimal_search.memo import clear_memo
 from pipeline.kernels.optimal_search.selby import weighted_class_bound
-from pipeline.kernels.optimal_search.tuning import UNWEIGHTED, flags_without
 from pipeline.kernels.optimal_search.weights import heaviest_answer
 
 TREE_FIELDS = ("node_id", "parent_id", "pattern", "guess", "n_answers", "depth")
@@ -147,21 +145,17 @@ def solve_openers(
     the opener, so later openers reuse earlier work (a batch on a cluster node, say).
 
     running_cutoff: search each opener only below (best total so far) + 1 (and cutoff), so
-    an opener that neither beats nor ties the best so far costs just its refutation.
+    an opener that neither beats nor ties the best so far costs just its refutation;
+    refused under weights (inputs.search_context applies every weights rule).
     independent: empty the memo before each opener, so that every result (its bound when
     cut off, its node count) depends on the opener alone, not on the batch it is in.
     """
-    matrix, answer_rows, encoded = check_inputs(
-        matrix, answer_rows, encoded, max_guesses, top_k, cutoff
-    )
-    weights = check_weights(weights, matrix.shape[1], int(max_guesses))
-    flags = flags_without(frozenset(off), frozenset(on))
-    if weights is not None:
-        flags = flags_without(frozenset(off) | set(UNWEIGHTED), frozenset(on))
     started = time.process_time()
-    ctx = build_context(
-        matrix, answer_rows, encoded, hard, int(max_guesses), top_k, flags, weights=weights
-    )
+    ctx = search_context(
+        matrix, answer_rows, encoded, hard=hard, max_guesses=max_guesses, top_k=top_k,
+        cutoff=cutoff, off=off, on=on, weights=weights, running_cutoff=running_cutoff,
+    )  # fmt: skip
+    matrix, encoded = ctx.m, ctx.letters
     limit = context.INF if cutoff is None else int(cutoff)
     for opener in openers:
         if not 0 <= int(opener) < matrix.shape[0]:

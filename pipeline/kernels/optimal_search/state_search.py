@@ -23,12 +23,11 @@ import numpy as np
 
 from pipeline.core.wordle import MAX_GUESSES
 from pipeline.kernels.optimal_search import context, recursion
-from pipeline.kernels.optimal_search.context import INF, build_context
+from pipeline.kernels.optimal_search.context import INF
 from pipeline.kernels.optimal_search.hard_state import child_state, filter_allowed
-from pipeline.kernels.optimal_search.inputs import check_inputs
+from pipeline.kernels.optimal_search.inputs import search_context
 from pipeline.kernels.optimal_search.partition import distinct_guesses
 from pipeline.kernels.optimal_search.scan import order_keys
-from pipeline.kernels.optimal_search.tuning import flags_without
 
 
 @dataclass(frozen=True)
@@ -60,22 +59,20 @@ class StateSearch:
     ) -> None:
         """replies: the number of distinct replies of each guess over all answers, when
         known (the word index's entropy table holds it); else counted here."""
-        matrix, answer_rows, encoded = check_inputs(
-            matrix, answer_rows, encoded, max_guesses, policy.top_k, None
-        )
         self.hard = hard
         self.policy = policy
         self.max_guesses = int(max_guesses)
-        self.n_answers = matrix.shape[1]
         most = None
         if replies is not None:
-            if np.shape(replies) != (matrix.shape[0],):
-                raise ValueError(f"replies must hold one count per guess ({matrix.shape[0]})")
+            guesses = len(matrix)
+            if np.shape(replies) != (guesses,):
+                raise ValueError(f"replies must hold one count per guess ({guesses})")
             most = int(np.max(replies))
-        self._ctx = build_context(
-            matrix, answer_rows, encoded, hard, self.max_guesses, policy.top_k,
-            flags_without(frozenset()), policy.exact_upto, most,
+        self._ctx = search_context(
+            matrix, answer_rows, encoded, hard=hard, max_guesses=self.max_guesses,
+            top_k=policy.top_k, exact_upto=policy.exact_upto, most=most,
         )  # fmt: skip
+        self.n_answers = self._ctx.m.shape[1]
 
     def warm(self) -> None:
         """Load the compiled kernels now (numba's cache, about 0.3 s; compiled once when

@@ -12,11 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.kernels.optimal_search import TREE_FIELDS
+from pipeline.kernels.optimal_search import TREE_FIELDS, solve_openers
 from pipeline.kernels.optimal_search.tuning import DEFAULT_OFF, MECHANISMS, UNWEIGHTED
 from tests.support.optimal_reference import (
     CASES,
     INF,
+    lists,
     openers,
     random_weights,
     solve,
@@ -150,3 +151,16 @@ def test_weighted_cutoff_searches_equal_brute_force(case, hard):
             for cutoff in (c for c in near if c >= 1):
                 result = solve(case, opener, hard, max_guesses, cutoff=cutoff, weights=weights)
                 check_cutoff_result(result, full, expected, cutoff)
+
+
+def test_a_running_cutoff_is_refused_under_weights():
+    """A running cut-off would compare weighted totals with the uniform opener floor at
+    each next opener; search_context refuses it, before any search, for every caller."""
+    w = lists("random")
+    ones = np.ones(len(w.answer_rows), dtype=np.int64)
+    with pytest.raises(ValueError, match="running_cutoff is not available with weights"):
+        next(solve_openers(w.matrix, w.answer_rows, w.encoded, [0, 1], hard=False,
+                           running_cutoff=True, weights=ones))  # fmt: skip
+    uniform = list(solve_openers(w.matrix, w.answer_rows, w.encoded, [0, 1], hard=False,
+                                 running_cutoff=True))  # fmt: skip
+    assert uniform[0].proven and uniform[0].total is not None
