@@ -310,8 +310,8 @@ def test_real_top_openers_against_independent_numpy(real_set, tmp_path):
 @pytest.mark.mirror
 @pytest.mark.slow
 def test_real_two_step_rankings(mirror, tmp_path_factory):
-    """The whole openers stage on the real lists: every opener (minutes of CPU; the set
-    is shared with the assistant's real-data test)."""
+    """The whole openers stage on the real lists: every opener (minutes of CPU; no other
+    test builds the real set this far, so it is this test's own)."""
     real_set = real_artifact_set(tmp_path_factory, mirror, until="openers")
     index = read_word_index(real_set.words)
     table = store.read_openers(real_set.openers, index).to_pylist()
