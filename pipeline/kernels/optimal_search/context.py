@@ -44,7 +44,8 @@ SearchContext = namedtuple(
         "m",  # (G, A) pattern ids (uint8 up to 5 letters, else uint16), rows are guesses
         "mt",  # (A, G) transposed copy: a full scan streams one row per answer
         "answer_rows",  # (A,) int32 word row of each answer column
-        "weights",  # (A,) int64 positive weight of each answer column (all 1: uniform)
+        "weights",  # (A,) int64 positive weight of each answer column (the uniform search,
+        # params[P_WEIGHTED] 0: all 1, read only off its hot paths; see weights.py)
         "letters",  # (G, L) uint8 letter codes (hard mode)
         "packed",  # (G, 3 or 5) uint64 packed letters and letter counts (hard mode)
         "digits",  # (3**L, L) uint8 colour of each position of each pattern

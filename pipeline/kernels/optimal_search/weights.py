@@ -1,12 +1,18 @@
 """Answer weights in the optimal search: a node's value is the least sum over its answers
 of weight x guesses (issue 61's prior, integer weights so that totals stay exact).
 
-Every weight 1 is the uniform search, whose code paths read no weight: callers test
-params[P_WEIGHTED] (`weighted`) first and use the counts. Under weights, what changes is
-each answer's share of a guess (its weight, not 1) and Selby's bounds (selby: the
-heaviest answer of a class is the one guessed next at best); which prunings hold is in
-tuning. The helpers take plain arrays, not the search context: numba passes a context
-of some forty arrays by value, which costs more than these loops.
+The uniform search is params[P_WEIGHTED] 0 with the context's weights all ones. Its hot
+paths (the scans, the class bounds, a node's value) test `weighted` first and use the
+counts, reading no weight; off them, the tree's canonical guess (recursion.tree_guess)
+and the tree builder (solve) read the ones as counts. Weights of 1 given explicitly are
+a weighted search (the weighted paths, tuning.UNWEIGHTED's mechanisms off), which the
+tests compare with the uniform one.
+
+Under weights, what changes is each answer's share of a guess (its weight, not 1) and
+Selby's bounds (selby: the heaviest answer of a class is the one guessed next at best);
+which prunings hold is in tuning. The helpers take plain arrays, not the search
+context: numba passes a context of some forty arrays by value, which costs more than
+these loops.
 """
 
 from __future__ import annotations
