@@ -57,8 +57,8 @@ def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> T
 
 def fixture_build() -> Timed:
     """One build of the fixture workflow from scratch at --cores 2, in a scratch checkout,
-    with the repository's numba cache of the test runs (tests/conftest.py), so warm."""
-    sys.path.insert(0, str(REPO))
+    with the repository's numba cache of the test runs (tests/conftest.py), so warm.
+    Imported here: the other sections never read the tests' helpers."""
     from tests.support.workflow_helpers import make_checkout, snakemake_command
 
     env = {**os.environ, "NUMBA_CACHE_DIR": str(REPO / ".pytest_cache" / "numba")}

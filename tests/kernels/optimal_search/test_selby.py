@@ -13,6 +13,7 @@ from collections import defaultdict
 
 import pytest
 
+from pipeline.kernels.optimal_search.context import INF as NO_LIMIT
 from pipeline.kernels.optimal_search.selby import class_bound, guess_bound, weighted_class_bound
 from tests.support.naive import feedback
 from tests.support.optimal_reference import (
@@ -24,7 +25,6 @@ from tests.support.optimal_reference import (
 )
 
 BOUNDED_CASES = ["fixture", "random", "two-families"]  # three-families: minutes of brute force
-INF_REPLIES = 10**9  # as context.INF: no limit known on the replies
 
 
 def classes_of(reference: BruteForce, answers, guess: int) -> dict[int, list[int]]:
@@ -74,7 +74,7 @@ def check_node(reference: BruteForce, answers, left: int, allowed) -> int:
         for reply, members in classes.items():
             total, top = sum(weight[a] for a in members), max(weight[a] for a in members)
             if reply == reference.all_green:
-                assert weighted_class_bound(1, total, top, True, INF_REPLIES) == total
+                assert weighted_class_bound(1, total, top, True, NO_LIMIT) == total
                 continue
             after = reference.child(allowed, guess, reply)
             cost = total + reference.node(frozenset(members), left - 1, after)
@@ -110,7 +110,7 @@ def test_the_bounds_are_met_exactly_where_selby_says():
     """By hand: a class of two answers weighing 2 and 5 costs this guess (7) and then 5 x 1
     + 2 x 2 = 9 with the heavier guessed first: 16 = 3 x 7 - 5. A node of three answers
     that the guess tells apart, the guess one of them: 3 x 3 - 3 - 1 = 5 (1 + 2 + 2)."""
-    assert weighted_class_bound(2, 7, 5, False, INF_REPLIES) == 16
+    assert weighted_class_bound(2, 7, 5, False, NO_LIMIT) == 16
     assert guess_bound(3, 3, 1) == 5
-    assert [class_bound(c, False, INF_REPLIES) for c in (1, 2, 3)] == [2, 5, 8]
+    assert [class_bound(c, False, NO_LIMIT) for c in (1, 2, 3)] == [2, 5, 8]
     assert class_bound(5, False, 3) == 3 * 5 - 1 + 2  # at most 3 replies: c - 3 more
