@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from benchmarks import dev_loop, first_run, scaling
+from benchmarks import dev_loop, first_run, scaling, validation
 from benchmarks.assistant import bench_assistant
 from benchmarks.certify import bench_certify
 from benchmarks.kernels import bench_kernels, report
@@ -24,7 +24,7 @@ from pipeline.artifacts import catalog
 from pipeline.plan.editions import enabled_editions, merge_editions
 from pipeline.sources.fetch import resolve_mirror
 
-SECTIONS = ("scaling", "kernels", "optimal", "assistant", "first-run", "loop")
+SECTIONS = ("scaling", "kernels", "optimal", "assistant", "first-run", "loop", "validation")
 # The benchmarks measure the reference edition alone, so their numbers compare across
 # versions (benchmarks/HISTORY.md): the classic answer list, every other edition off.
 EDITION = "nyt2022"
@@ -142,8 +142,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--data",
         type=Path,
-        help="for --section assistant: a folder of built artifacts to use instead of "
-        "building them in a scratch folder first",
+        help="for --section assistant and validation: a folder of built artifacts to use "
+        "instead of building them in a scratch folder first",
+    )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="for --section validation: also run the real `frictionless validate` on every "
+        "row (about 20 minutes on the full build)",
     )
     parser.add_argument(
         "--suite",
@@ -156,6 +162,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.section == "assistant" and args.data:
         bench_assistant(args.data.resolve())
+        return 0
+    if args.section == "validation" and args.data:
+        descriptor = args.data.resolve() / "datapackage.json"
+        validation.print_validation(validation.measure(descriptor, args.full))
         return 0
     mirror = resolve_mirror(args.mirror)
     if mirror is None:
@@ -175,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
             bench_assistant(workdir / "data" / "derived" / EDITION)
         if args.section in ("first-run", "all"):
             first_run.print_first_run(first_run.measure(workdir, min(2, os.cpu_count() or 1)))
+        if args.section in ("validation", "all"):
+            descriptor = workdir / "data" / "derived" / "datapackage.json"
+            validation.print_validation(validation.measure(descriptor, args.full))
         if args.section in ("scaling", "all"):
             leave_out_the_screen(workdir)
             print_scaling(scaling.measure(workdir))
