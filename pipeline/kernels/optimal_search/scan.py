@@ -46,7 +46,9 @@ from pipeline.kernels.optimal_search.tuning import (
 from pipeline.kernels.optimal_search.weights import node_weight, weighted
 
 
-@njit(cache=True, nogil=True)
+# Inlined: numba types each flag constant a caller passes as a literal of its own, so a
+# called function would be compiled (and cached) once per flag and per context type.
+@njit(cache=True, nogil=True, inline="always")
 def switched_on(ctx, flag) -> bool:
     """Whether the pruning mechanism `flag` (a tuning.F_* bit) is switched on."""
     return (ctx.params[P_FLAGS] & flag) != 0
