@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         "--full",
         action="store_true",
         help="for --section validation: also run the real `frictionless validate` on every "
-        "row (about 20 minutes on the full build)",
+        "row (25 minutes or more on the full build)",
     )
     parser.add_argument(
         "--suite",

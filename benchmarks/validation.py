@@ -3,7 +3,7 @@
 `wordle-pipeline validate` (pipeline.artifacts.package_validation) checks every row of
 every table; the baseline is `frictionless validate`'s own route through pandas, timed on
 the first SAMPLE_ROWS rows of each table and scaled to the table's rows (its cost per row
-is flat within a table), since the whole of it takes about 20 minutes. With `full`, the
+is flat within a table), since the whole of it takes 25 minutes or more. With `full`, the
 real `frictionless validate` of the whole package runs too, every row.
 """
 

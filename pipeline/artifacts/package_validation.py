@@ -4,9 +4,9 @@ checks them, in a small fraction of its time.
 
 `frictionless validate` reads a Parquet file through pandas: `DataFrame.iterrows()`, then
 `Series.to_dict()` once per cell, so a row costs time in the square of its columns. On
-the full build that reader is most of its 19 minutes (the 1.3 M rows of
+the full build that reader is most of its 25 minutes or more (the 1.3 M rows of
 second_guesses.parquet alone; benchmarks/HISTORY.md has the numbers), while frictionless's
-own checks of the same cells take well under a minute. Here pyarrow reads each Parquet file
+own checks of the same cells take under two minutes. Here pyarrow reads each Parquet file
 in batches and hands frictionless the same cells, header first, as inline rows under the
 resource's own Table Schema: the same checks run (labels against field names, each cell's
 type, `required`, the missing values), on every row. A null arrives as None where pandas

@@ -49,7 +49,7 @@ def _validate(args: argparse.Namespace) -> None:
     """Check every row of every table of a data package, and every other resource,
     against its datapackage.json with frictionless's own checks (those of `frictionless
     validate`, with each Parquet table read by pyarrow instead of pandas, which makes the
-    full build's check a matter of a minute instead of twenty; see docs/operating.md).
+    full build's check a matter of minutes instead of half an hour; see docs/operating.md).
     Each problem is one line on stderr, each resource a progress line; what was checked
     is one line on stdout."""
     from pipeline.artifacts.package_validation import validate_package
