@@ -118,6 +118,20 @@ def test_bytes_that_are_not_the_descriptors_are_named(copy):
     ]
 
 
+def test_a_table_outside_the_package_is_refused_unread(copy, tmp_path):
+    """frictionless refuses the descriptor itself (an unsafe path), before any table."""
+    outside = tmp_path / "outside.parquet"
+    shutil.copy(copy.parent / TABLE, outside)
+    document = descriptor_of(copy)
+    entry = next(r for r in document["resources"] if r["path"] == TABLE)
+    entry["path"] = "../outside.parquet"
+    copy.write_text(json.dumps(document))
+    result = validate_package(copy)
+    assert len(result.problems) == 1 and result.rows == 0
+    assert result.problems[0].startswith(f"{copy}: frictionless: ")
+    assert 'path "../outside.parquet" is not safe' in result.problems[0]
+
+
 def test_a_missing_table_is_one_line_naming_it(copy):
     (copy.parent / TABLE).unlink()
     problems = validate_package(copy).problems
