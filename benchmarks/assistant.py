@@ -28,13 +28,13 @@ answer costs, whatever the load.
 from __future__ import annotations
 
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from benchmarks.first_run import children_cpu
 from pipeline.artifacts.benchmark import GAMES_FILE, read_games
 from pipeline.commands.assistant.advisor import Advisor
 from pipeline.commands.assistant.console import TURN_BUDGET
@@ -83,19 +83,20 @@ def command() -> list[str]:
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+def timed_output(argv: list[str], env: dict[str, str] = CHILD_ENV) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds, standard output) of one fresh process; an error if it
+    fails."""
+    cpu, start = children_cpu(), time.perf_counter()
+    result = subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
+    elapsed = time.perf_counter() - start
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed: {result.stderr.strip()}")
+    return elapsed, children_cpu() - cpu, result.stdout
 
 
 def timed_run(argv: list[str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one fresh process; an error if it fails."""
-    cpu, start = _children_cpu(), time.perf_counter()
-    result = subprocess.run(argv, capture_output=True, text=True, check=False, env=CHILD_ENV)
-    elapsed = time.perf_counter() - start
-    if result.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)} failed: {result.stderr.strip()}")
-    return elapsed, _children_cpu() - cpu
+    return timed_output(argv)[:2]
 
 
 def baseline_times(count: int) -> tuple[list[float], list[float]]:
@@ -256,10 +257,9 @@ def bench_first_answer(derived: Path) -> None:
     answers, times = [], []
     try:
         for _ in range(2):
-            cpu, start = _children_cpu(), time.perf_counter()
-            result = subprocess.run(argv, capture_output=True, text=True, check=True, env=env)
-            times.append((time.perf_counter() - start, _children_cpu() - cpu))
-            answers.append(json.loads(result.stdout)["suggestions"])
+            wall, cpu_seconds, output = timed_output(argv, env)
+            times.append((wall, cpu_seconds))
+            answers.append(json.loads(output)["suggestions"])
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     print(f"first answer after a fresh install: wordle-assist {' '.join(FIRST_ANSWER)}")

@@ -12,8 +12,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from frictionless import Resource
+from frictionless import Resource, Schema
 
+from pipeline.artifacts import package_validation
 from pipeline.artifacts.package_validation import validate_package
 from pipeline.commands.pipeline_cli import main
 from pipeline.core.files import sha256_file
@@ -95,10 +96,6 @@ def test_each_damage_gives_frictionless_own_errors(copy, damage):
     rewrite(copy, TABLE, DAMAGES[damage])
     result = validate_package(copy)
     assert result.problems and all(line.startswith(f"{TABLE}: ") for line in result.problems)
-
-    from frictionless import Schema
-
-    from pipeline.artifacts import package_validation
 
     resource = next(r for r in descriptor_of(copy)["resources"] if r["path"] == TABLE)
     theirs = Resource(resource, basepath=str(copy.parent)).validate()  # through pandas
