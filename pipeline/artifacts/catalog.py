@@ -80,8 +80,8 @@ PRIOR_PART = f"{_SHARED_WORK}/opener_parts/prior.parquet"  # the prior-mode rank
 # Parts merged into artifacts (data/work, not published).
 _WORK = f"{layout.WORK}/{{edition}}"
 ANSWERS_PART = f"{_WORK}/opener_parts/answers-{{part}}.parquet"
-OPTIMAL_SUMMARY = f"{_WORK}/optimal/{{mode}}/{{opener}}.summary.parquet"
-OPTIMAL_TREE = f"{_WORK}/optimal/{{mode}}/{{opener}}.tree.parquet"
+OPTIMAL_SUMMARY = f"{_WORK}/optimal/{{mode}}/{{batch}}.summary.parquet"
+OPTIMAL_TREE = f"{_WORK}/optimal/{{mode}}/{{batch}}.tree.parquet"
 BOUNDS_PART = f"{_WORK}/optimal/bounds/{{mode}}-{{part}}.parquet"
 BOUNDS = f"{_WORK}/optimal/bounds-{{mode}}.parquet"
 SCREEN_SUMMARY = f"{_WORK}/optimal/screen/{{mode}}-{{part}}.summary.parquet"

@@ -30,7 +30,12 @@ log = logging.getLogger(__name__)
 FILE = "datapackage.json"
 LOCATION_KEYS = ("mirror",)  # settings that say where inputs were read from, not what
 # Settings that say how the work was split into jobs: no byte of any artifact depends on them.
-SPLIT_KEYS = (("openers", "parts"), ("solver", "openers_per_job"))
+SPLIT_KEYS = (
+    ("openers", "parts"),
+    ("solver", "openers_per_job"),
+    ("optimal", "openers_per_job"),
+    ("optimal", "screen_parts"),
+)
 MEDIA_TYPES = {
     ".parquet": ("parquet", "application/vnd.apache.parquet"),
     ".json": ("json", "application/json"),

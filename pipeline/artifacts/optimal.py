@@ -158,7 +158,7 @@ def write_part(
     inputs: Mapping[str, Path],
     settings: Mapping[str, Any],
 ) -> None:
-    """One (mode, opener) job's result: its summary row and its tree."""
+    """One solve_optimal or screen job's result: a summary row per opener, their trees."""
     parquet.write_table(summary, paths[0], schema=OPENERS_SCHEMA, inputs=inputs, settings=settings)
     parquet.write_table(tree, paths[1], schema=TREES_SCHEMA, inputs=inputs, settings=settings)
 

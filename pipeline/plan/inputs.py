@@ -166,40 +166,75 @@ class Inputs:
 
     # The optimal stage (see pipeline.plan.optimal_stage).
     def first_jobs(self, edition: str) -> list[tuple[str, str]]:
-        """(mode, opener) of the first solve_optimal jobs. openers.parquet is a
-        checkpoint, so this waits until it is built (see final_outputs)."""
+        """(mode, opener) of the openers proven first. openers.parquet is a checkpoint,
+        so this waits until it is built (see final_outputs)."""
         rank = checkpoint_output(self.checkpoints.rank_openers, "openers", edition=edition)
         with optimal_stage.stop_as_one_line(self.config, edition):
             return optimal_stage.first_jobs(optimal_stage.optimal_plan(self.config, edition), rank)
 
-    def optimal_jobs(self, edition: str) -> list[tuple[str, str]]:
-        """(mode, opener) of every solve_optimal job: the first ones and, when the edition
-        certifies its top list, per mode those its merge_bounds checkpoint decides."""
+    def next_jobs(self, edition: str, mode: str) -> list[tuple[str, str]]:
+        """(mode, opener) of the openers of `mode` proven next, when the edition certifies
+        its top list: those its merge_bounds checkpoint leaves (none otherwise)."""
         plan = optimal_stage.optimal_plan(self.config, edition)
-        jobs = self.first_jobs(edition)
-        for mode in plan.modes if plan.certify else ():
-            merge = self.checkpoints.merge_bounds
-            bounds = checkpoint_output(merge, "bounds", edition=edition, mode=mode)
-            n_words = len(self.word_index(edition).words)
-            with optimal_stage.stop_as_one_line(self.config, edition):
-                jobs += optimal_stage.next_jobs(plan, mode, bounds, jobs, n_words)
-        return jobs
+        if not plan.certify:
+            return []
+        merge = self.checkpoints.merge_bounds
+        bounds = checkpoint_output(merge, "bounds", edition=edition, mode=mode)
+        n_words = len(self.word_index(edition).words)
+        with optimal_stage.stop_as_one_line(self.config, edition):
+            return optimal_stage.next_jobs(plan, mode, bounds, self.first_jobs(edition), n_words)
+
+    def optimal_jobs(self, edition: str) -> list[tuple[str, str]]:
+        """(mode, opener) of every opener proven: the first ones, then each mode's next."""
+        modes = optimal_stage.optimal_plan(self.config, edition).modes
+        return self.first_jobs(edition) + [
+            job for mode in modes for job in self.next_jobs(edition, mode)
+        ]
+
+    def first_batches(self, edition: str) -> dict[tuple[str, str], list[str]]:
+        """(mode, job name) -> openers of the solve_optimal jobs of the first round."""
+        per_job = self.config["optimal"]["openers_per_job"]
+        return optimal_stage.batches(self.first_jobs(edition), per_job, optimal_stage.FIRST)
+
+    def next_batches(self, edition: str, mode: str) -> dict[tuple[str, str], list[str]]:
+        """(mode, job name) -> openers of the solve_optimal jobs of `mode`'s next round."""
+        per_job = self.config["optimal"]["openers_per_job"]
+        return optimal_stage.batches(self.next_jobs(edition, mode), per_job, optimal_stage.NEXT)
+
+    def optimal_batches(self, edition: str) -> dict[tuple[str, str], list[str]]:
+        """Every solve_optimal job of the edition: the first round, then each mode's next."""
+        modes = optimal_stage.optimal_plan(self.config, edition).modes
+        batches = self.first_batches(edition)
+        for mode in modes:
+            batches |= self.next_batches(edition, mode)
+        return batches
+
+    def batch_openers(self, wildcards: Any) -> list[str]:
+        """A param: the openers of one solve_optimal job. A job the plan does not have
+        (a file asked for by name) stops the run as one line."""
+        edition, mode, batch = wildcards.edition, wildcards.mode, wildcards.batch
+        if batch.startswith(optimal_stage.FIRST):
+            batches = self.first_batches(edition)
+        else:
+            batches = self.next_batches(edition, mode)
+        if (mode, batch) not in batches:
+            stop(f"wordle: no solve_optimal job {mode}/{batch} in edition {edition}'s plan "
+                 f"(it has {', '.join(f'{m}/{b}' for m, b in batches) or 'none'})")  # fmt: skip
+        return batches[(mode, batch)]
 
     def first_parts(self, wildcards: Any) -> list[str]:
-        """The summary parts of the first solve_optimal jobs (bound_openers' cap)."""
+        """The summary parts of the first round's solve_optimal jobs (bound_openers' cap)."""
         edition = wildcards.edition
-        jobs = self.first_jobs(edition)
-        return sealed(
-            *[catalog.OPTIMAL_SUMMARY.format(edition=edition, mode=m, opener=o) for m, o in jobs]
-        )
+        return sealed(*[catalog.OPTIMAL_SUMMARY.format(edition=edition, mode=m, batch=b)
+                        for m, b in self.first_batches(edition)])  # fmt: skip
 
     def optimal_parts(self, pattern: str) -> InputFunction:
         """The `pattern` file (summary or tree part) of every solve_optimal job."""
 
         def inputs(wildcards: Any) -> list[str]:
             edition = wildcards.edition
-            jobs = self.optimal_jobs(edition)
-            return sealed(*[pattern.format(edition=edition, mode=m, opener=o) for m, o in jobs])
+            return sealed(*[pattern.format(edition=edition, mode=m, batch=b)
+                            for m, b in self.optimal_batches(edition)])  # fmt: skip
 
         return inputs
 

@@ -4,21 +4,28 @@ The settings are resolved once, into analysis.optimal.edition_plan.OptimalPlan; 
 the files the plan is read from (the answers-mode ranking, each mode's merged bounds),
 so that the Snakefile's input functions and the tests' artifact set
 (tests/support/artifact_set.py) choose the same jobs.
+
+The plan chooses openers, as (mode, opener) pairs; `batches` then groups each round's
+openers into solve_optimal jobs (config optimal.openers_per_job), named by the round
+(FIRST: the top of the ranking; NEXT: those a mode's bounds leave) and a number.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pipeline.analysis.optimal.certified_top import deal
 from pipeline.analysis.optimal.edition_plan import OptimalPlan
 from pipeline.artifacts.openers import ranked_words
 from pipeline.artifacts.optimal import bounds_cap, read_bounds
 from pipeline.core.errors import PipelineError
 from pipeline.plan.config_checks import stop
 from pipeline.plan.editions import edition_settings
+
+FIRST, NEXT = "first", "next"  # the rounds of solve_optimal jobs, in the jobs' names
 
 
 def optimal_plan(config: Mapping[str, Any], edition: str) -> OptimalPlan:
@@ -45,6 +52,21 @@ def next_jobs(plan: OptimalPlan, mode: str, bounds: str | Path, jobs: list[tuple
     table = read_bounds(bounds)
     chosen = plan.next_openers(table.to_pydict(), proven, n_words, bounds_cap(table))
     return [(mode, opener) for opener in chosen]
+
+
+def batches(jobs: Sequence[tuple[str, str]], per_job: int, round_name: str
+            ) -> dict[tuple[str, str], list[str]]:  # fmt: skip
+    """(mode, job name) -> openers of each solve_optimal job of one round: each mode's
+    openers of `jobs`, in their order, dealt out over as few jobs of at most `per_job` as
+    hold them (job k of n takes ranks k, k + n, ...: the ranks cost alike, so the jobs
+    do); job k is named `round_name`-k."""
+    chosen: dict[tuple[str, str], list[str]] = {}
+    for mode in dict.fromkeys(m for m, _ in jobs):
+        openers = [opener for m, opener in jobs if m == mode]
+        count = -(-len(openers) // per_job)
+        for k in range(count):
+            chosen[(mode, f"{round_name}-{k}")] = deal(openers, k, count)
+    return chosen
 
 
 def screen_jobs(plan: OptimalPlan, parts: int) -> list[tuple[str, int]]:

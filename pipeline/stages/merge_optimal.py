@@ -13,7 +13,7 @@ from pipeline.analysis.optimal.edition_plan import top_count
 from pipeline.analysis.optimal.tables import merge_rows
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import words as words_artifact
-from pipeline.artifacts.seal import check_built_from
+from pipeline.artifacts.seal import check_built_from, part_inputs, upstream_inputs
 from pipeline.core.errors import PipelineError
 from pipeline.core.wordle import MAX_GUESSES
 
@@ -67,6 +67,7 @@ def merge_optimal(
     """The rows of every searched opener, and with `certify` of every other allowed word
     (its bounds), sorted by (mode, opener), each tree one row group, so the split into
     jobs changes no byte; with `certify`, each mode's certified top list is marked."""
+    bounds = list(dict.fromkeys(bounds))  # the rule names each mode's once per screen job
     rows, nodes = _read_parts(words, [*summaries, *screen_summaries], [*trees, *screen_trees])
     for path in bounds:
         check_built_from(path, "words", words)
@@ -81,15 +82,16 @@ def merge_optimal(
             table = certify_top(table, top_count(top, n_words))
     except ValueError as error:
         raise PipelineError(f"cannot merge the optimal parts: {error}") from None
-    inputs = {"words": words}
-    inputs |= {f"summary_{i:04d}": path for i, path in enumerate(sorted(summaries))}
-    inputs |= {f"tree_{i:04d}": path for i, path in enumerate(sorted(trees))}
+    # The file records what every part was built from and the merged bounds, whose bytes
+    # do not depend on the split; the parts themselves go to its seal only, so the split
+    # into jobs (optimal.openers_per_job, screen_parts) changes no byte of it.
+    inputs = {"words": words, **upstream_inputs(summaries)}
     inputs |= {f"bounds_{i:04d}": path for i, path in enumerate(bounds)}
-    screen = {f"screen_{i:04d}": p for i, p in enumerate([*screen_summaries, *screen_trees])}
+    parts = [*sorted(summaries), *sorted(trees), *screen_summaries, *screen_trees]
     ordered = _trees_in_order(table, nodes)
     store.write_optimal(
         table, [t for t in ordered if t.num_rows], (optimal_openers, optimal_trees),
-        inputs=inputs, settings={"top": top, "certify": certify}, built_from=screen,
+        inputs=inputs, settings={"top": top, "certify": certify}, built_from=part_inputs(parts),
     )  # fmt: skip
     log.info("optimal: %d (mode, opener) rows, %d trees, %d in the top lists", table.num_rows,
              len(ordered), sum(table["in_top"].to_pylist()))  # fmt: skip

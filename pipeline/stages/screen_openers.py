@@ -7,21 +7,15 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-import pyarrow as pa
-
 from pipeline.analysis.optimal.certified_top import contenders, deal, stop_total
 from pipeline.analysis.optimal.edition_plan import top_count
-from pipeline.analysis.optimal.tables import summary_table, tree_table
 from pipeline.artifacts import optimal as store
 from pipeline.artifacts import patterns as patterns_artifact
 from pipeline.artifacts import words as words_artifact
 from pipeline.artifacts.seal import check_built_from, sealed_sha256
 from pipeline.core.progress import Progress
 from pipeline.core.resume import ResumeLog, job_key
-from pipeline.core.word_index import WordIndex
-from pipeline.core.wordle import MAX_GUESSES
-from pipeline.kernels.optimal_search import solve_openers
+from pipeline.stages.solve_optimal import search_logged, write_found
 
 log = logging.getLogger(__name__)
 
@@ -65,40 +59,14 @@ def screen_openers(
         resumed, started = len(mine) - len(todo), time.process_time()
         with Progress(what, len(mine), note=f"cutoff {cutoff}") as progress:
             progress.advance(resumed)
-            _search(index, matrix.full(), todo, mode, max_guesses, cutoff, resume, progress)
+            search_logged(index, matrix.full(), todo, mode, max_guesses, cutoff, resume, progress)
         found = [resume.done[str(opener)] for opener in mine]
         rows = [row for summary_rows, _ in found for row in summary_rows]
         proven_here = sum(row["total_guesses"] is not None for row in rows)
         log.info("%s: %d below %s (%d proven there), %.1f CPU s, %d more from the resume log",
                  what, len(todo), cutoff, proven_here, time.process_time() - started,
                  resumed)  # fmt: skip
-        trees = [tree_row for _, tree_rows in found for tree_row in tree_rows]
-        store.write_part(
-            pa.Table.from_pylist(rows, schema=store.OPENERS_SCHEMA),
-            pa.Table.from_pylist(trees, schema=store.TREES_SCHEMA),
-            (summary, tree),
-            inputs={"words": words, "patterns": patterns[0], "bounds": bounds,
-                    **{f"proven_{i:04d}": p for i, p in enumerate(sorted(proven))}},
-            settings=settings,
-        )  # fmt: skip
+        inputs = {"words": words, "patterns": patterns[0], "bounds": bounds,
+                  **{f"proven_{i:04d}": p for i, p in enumerate(sorted(proven))}}  # fmt: skip
+        write_found(found, (summary, tree), inputs=inputs, settings=settings)
         resume.finish()
-
-
-def _search(  # noqa: PLR0913
-    index: WordIndex,
-    matrix: np.ndarray,
-    openers: list[int],
-    mode: str,
-    max_guesses: int,
-    cutoff: int | None,
-    resume: ResumeLog,
-    progress: Progress,
-) -> None:
-    """Search each opener below the cutoff; log its summary and tree rows as it ends."""
-    for result in solve_openers(
-        matrix, index.answer_rows, index.encoded, openers, hard=mode == "hard",
-        max_guesses=max_guesses, cutoff=cutoff, independent=True,
-    ):  # fmt: skip
-        rows = summary_table(result, mode, index.words, MAX_GUESSES).to_pylist()
-        resume.record(result.opener, [rows, tree_table(result, mode, index.words).to_pylist()])
-        progress.advance()

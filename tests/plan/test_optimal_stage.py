@@ -27,6 +27,20 @@ def test_top_count_is_a_number_or_every_word():
     assert plan(top="all").count(len(WORDS)) == len(WORDS)
 
 
+def test_each_rounds_openers_are_dealt_by_rank_over_as_few_jobs_as_hold_them():
+    jobs = [("normal", w) for w in WORDS] + [("hard", w) for w in WORDS[:2]]
+    assert optimal_stage.batches(jobs, 3, optimal_stage.FIRST) == {
+        ("normal", "first-0"): ["aback", "dwell", "gamer"],
+        ("normal", "first-1"): ["blunt", "eerie"],
+        ("normal", "first-2"): ["cigar", "focal"],
+        ("hard", "first-0"): ["aback", "blunt"],
+    }
+    assert optimal_stage.batches(jobs, 1, optimal_stage.NEXT)[("normal", "next-6")] == ["gamer"]
+    every = optimal_stage.batches(jobs, 100, optimal_stage.NEXT)
+    assert every == {("normal", "next-0"): WORDS, ("hard", "next-0"): WORDS[:2]}
+    assert optimal_stage.batches([], 3, optimal_stage.FIRST) == {}
+
+
 def test_the_first_jobs_are_the_top_of_the_ranking_then_the_named_openers_in_every_mode():
     ranking = ["cigar", "aback", "gamer", "blunt", "rebut"]
     chosen = plan(top=1, certify=False, openers=["blunt", "aback"]).first_jobs(ranking)

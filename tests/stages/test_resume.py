@@ -1,4 +1,4 @@
-"""A bound or screen job killed part-way (a real SIGKILL, as the memory limit sends, or
+"""A bound, solve or screen job killed part-way (a real SIGKILL, as the memory limit sends, or
 a SIGTERM, as a scheduler sends at the end of a job's time) resumes from its resume log:
 only the openers it had not finished are computed again, and its output has the bytes of
 an uncut run (pipeline.core.resume)."""
@@ -16,7 +16,14 @@ import pytest
 from pipeline.core.resume import ResumeLog, resume_path
 from pipeline.stages.bound_openers import bound_openers
 from pipeline.stages.screen_openers import screen_openers
-from tests.support.artifact_set import ArtifactSet, optimal_jobs, shared_artifact_set
+from pipeline.stages.solve_optimal import solve_optimal
+from tests.support.artifact_set import (
+    ArtifactSet,
+    first_batches,
+    optimal_jobs,
+    optimal_summaries,
+    shared_artifact_set,
+)
 
 # The child runs one stage and sends itself the signal argv[4] right after its K-th unit
 # is logged: a kill from outside, at a known point of a real job.
@@ -24,7 +31,7 @@ KILLED_CHILD = """
 import json, os, signal, sys
 from pathlib import Path
 from pipeline.core import resume
-from pipeline.stages import bound_openers, screen_openers
+from pipeline.stages import bound_openers, screen_openers, solve_optimal
 stage, arguments, after = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
 kill = signal.Signals[sys.argv[4]]
 record = resume.ResumeLog.record
@@ -33,12 +40,14 @@ def record_then_die(self, unit, result):
     if len(self.done) - self.resumed >= after:
         os.kill(os.getpid(), kill)
 resume.ResumeLog.record = record_then_die
-function = {"bound": bound_openers.bound_openers, "screen": screen_openers.screen_openers}[stage]
+function = {"bound": bound_openers.bound_openers, "screen": screen_openers.screen_openers,
+            "solve": solve_optimal.solve_optimal}[stage]
 for name in ("words", "bounds", "summary", "tree"):
     if name in arguments:
         arguments[name] = Path(arguments[name])
 for name in ("patterns", "proven"):
-    arguments[name] = [Path(p) for p in arguments[name]]
+    if name in arguments:
+        arguments[name] = [Path(p) for p in arguments[name]]
 function(**arguments)
 """
 
@@ -48,9 +57,27 @@ def artifacts(tmp_path_factory) -> ArtifactSet:
     return shared_artifact_set(tmp_path_factory, "fixture")
 
 
+@pytest.fixture(scope="module")
+def two_proven(artifacts, tmp_path_factory) -> Path:
+    """A solve_optimal part of the two best-ranked openers, normal mode."""
+    folder = tmp_path_factory.mktemp("two-proven")
+    solve_optimal(**solve_arguments(artifacts, folder, count=2))
+    return Path(solve_arguments(artifacts, folder, count=2)["summary"])
+
+
+def solve_arguments(artifacts: ArtifactSet, out: Path, count: int = 4) -> dict:
+    """solve_optimal's arguments for the `count` best-ranked openers, normal mode."""
+    openers = [opener for mode, opener in optimal_jobs(artifacts) if mode == "normal"][:count]
+    return {
+        "words": str(artifacts.words), "patterns": [str(p) for p in artifacts.matrix()],
+        "summary": str(out / "first-0.summary.parquet"), "tree": str(out / "first-0.tree.parquet"),
+        "mode": "normal", "openers": openers, "max_guesses": artifacts.settings.max_guesses,
+    }  # fmt: skip
+
+
 def bound_arguments(artifacts: ArtifactSet, out: Path) -> dict:
     """bound_openers' arguments for normal mode's part 0, as the artifact set ran it."""
-    proven = [artifacts.optimal_part(m, o, "summary") for m, o in optimal_jobs(artifacts)]
+    proven = optimal_summaries(artifacts, first_batches(artifacts))
     settings = artifacts.settings
     return {
         "words": str(artifacts.words), "patterns": [str(p) for p in artifacts.matrix()],
@@ -60,16 +87,14 @@ def bound_arguments(artifacts: ArtifactSet, out: Path) -> dict:
     }  # fmt: skip
 
 
-def screen_arguments(artifacts: ArtifactSet, out: Path) -> dict:
-    """screen_openers' arguments with work to do: with only two proven openers and top 1,
-    the stop value is the better of the two, and every opener bounded at most that is
-    searched, in one part."""
-    proven = [artifacts.optimal_part(m, o, "summary") for m, o in optimal_jobs(artifacts)]
-    normal = [p for p in proven if p.parent.name == "normal"][:2]
+def screen_arguments(artifacts: ArtifactSet, out: Path, proven: Path) -> dict:
+    """screen_openers' arguments with work to do: with only two proven openers (the part
+    `proven`) and top 1, the stop value is the better of the two, and every opener bounded
+    at most that is searched, in one part."""
     return {
         "words": str(artifacts.words), "patterns": [str(p) for p in artifacts.matrix()],
         "bounds": str(artifacts.work / "optimal" / "bounds-normal.parquet"),
-        "proven": [str(p) for p in normal], "summary": str(out / "normal-0.summary.parquet"),
+        "proven": [str(proven)], "summary": str(out / "normal-0.summary.parquet"),
         "tree": str(out / "normal-0.tree.parquet"), "mode": "normal", "part": 0, "parts": 1,
         "top": 1, "max_guesses": artifacts.settings.max_guesses,
     }  # fmt: skip
@@ -82,7 +107,7 @@ def run(stage: str, arguments: dict) -> None:
         else Path(value) if name in ("words", "bounds", "summary", "tree") else value
         for name, value in arguments.items()
     }  # fmt: skip
-    {"bound": bound_openers, "screen": screen_openers}[stage](**given)
+    {"bound": bound_openers, "screen": screen_openers, "solve": solve_optimal}[stage](**given)
 
 
 def kill_after(
@@ -105,11 +130,17 @@ def units_computed(monkeypatch, stage: str, arguments: dict) -> int:
 
 
 @pytest.mark.parametrize("kill", [signal.SIGKILL, signal.SIGTERM], ids=lambda s: s.name)
-@pytest.mark.parametrize(("stage", "output"), [("bound", "bounds"), ("screen", "summary")])
+@pytest.mark.parametrize(
+    ("stage", "output"), [("bound", "bounds"), ("solve", "summary"), ("screen", "summary")]
+)
 def test_a_killed_job_resumes_and_writes_the_uncut_bytes(
-    artifacts, tmp_path, monkeypatch, stage, output, kill
+    artifacts, two_proven, tmp_path, monkeypatch, stage, output, kill
 ):
-    arguments = {"bound": bound_arguments, "screen": screen_arguments}[stage]
+    arguments = {
+        "bound": bound_arguments,
+        "solve": solve_arguments,
+        "screen": lambda artifacts, out: screen_arguments(artifacts, out, two_proven),
+    }[stage]
     uncut_args = arguments(artifacts, tmp_path / "uncut")
     cut_args = arguments(artifacts, tmp_path / "cut")
     total = units_computed(monkeypatch, stage, uncut_args)

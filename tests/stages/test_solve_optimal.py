@@ -102,7 +102,7 @@ def test_an_opener_without_a_tree_in_time_is_a_proven_null_row(artifacts, tmp_pa
     paths = {"summary": tmp_path / "s.parquet", "tree": tmp_path / "t.parquet"}
     opener = artifacts.words_list[0]
     solve_optimal(
-        words=artifacts.words, patterns=artifacts.matrix(), mode="hard", opener=opener,
+        words=artifacts.words, patterns=artifacts.matrix(), mode="hard", openers=[opener],
         max_guesses=2, **paths,
     )  # fmt: skip
     (row,) = store.read_part_summary(paths["summary"]).to_pylist()
@@ -111,8 +111,28 @@ def test_an_opener_without_a_tree_in_time_is_a_proven_null_row(artifacts, tmp_pa
     assert store.read_part_tree(paths["tree"]).num_rows == 0
 
 
+def test_a_job_of_several_openers_writes_the_rows_of_one_job_each(artifacts, tmp_path):
+    """The split into jobs changes no row: a job of three openers writes the summary rows
+    and tree nodes that three jobs of one opener write, in the job's order."""
+    openers = [opener for mode, opener in optimal_jobs(artifacts) if mode == "hard"][:3]
+    parts = []
+    for name, chosen in [("all", openers), *[(o, [o]) for o in openers]]:
+        paths = {"summary": tmp_path / f"{name}.s.parquet", "tree": tmp_path / f"{name}.t.parquet"}
+        solve_optimal(
+            words=artifacts.words, patterns=artifacts.matrix(), mode="hard", openers=chosen,
+            max_guesses=6, **paths,
+        )  # fmt: skip
+        parts.append((store.read_part_summary(paths["summary"]).to_pylist(),
+                      store.read_part_tree(paths["tree"]).to_pylist()))  # fmt: skip
+    (rows, nodes), singles = parts[0], parts[1:]
+    assert [row["opener"] for row in rows] == openers and all(row["proven"] for row in rows)
+    assert rows == [row for part, _ in singles for row in part]
+    assert nodes == [node for _, part in singles for node in part]
+    assert len({node["opener"] for node in nodes}) == 3
+
+
 def solved_jobs(artifacts) -> list[tuple[str, str]]:
-    """(mode, opener) of every solve_optimal part on disk (the first jobs and those of
+    """(mode, job name) of every solve_optimal part on disk (the first jobs and those of
     the lowest bounds)."""
     parts = sorted((artifacts.work / "optimal").glob("*/*.summary.parquet"))
     return [(p.parent.name, p.name.split(".")[0]) for p in parts if p.parent.name in store.MODES]
@@ -168,7 +188,8 @@ def test_an_unknown_opener_is_a_config_error(artifacts, tmp_path):
     assert select_openers(words, [], "all", []) == list(words)
     with pytest.raises(PipelineError, match=r"^config: optimal\.openers: 'xyzzy'"):
         solve_optimal(
-            words=artifacts.words, patterns=artifacts.matrix(), mode="normal", opener="xyzzy",
+            words=artifacts.words, patterns=artifacts.matrix(), mode="normal",
+            openers=[artifacts.words_list[0], "xyzzy"],
             max_guesses=6, summary=tmp_path / "s.parquet", tree=tmp_path / "t.parquet",
         )  # fmt: skip
 

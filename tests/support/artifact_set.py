@@ -27,7 +27,7 @@ import json
 import os
 import random
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -259,6 +259,9 @@ class Settings:
     max_guesses: int = field(default_factory=lambda: default("optimal", "max_guesses"))
     certify: bool = field(default_factory=lambda: default("optimal", "certify"))
     screen_parts: int = field(default_factory=lambda: default("optimal", "screen_parts"))
+    optimal_openers_per_job: int = field(
+        default_factory=lambda: default("optimal", "openers_per_job")
+    )
     threads: int = 1
 
 
@@ -362,9 +365,9 @@ class ArtifactSet:
         """The summary or tree part of one screen_openers job (the workflow's path)."""
         return self.work / "optimal" / "screen" / f"{mode}-{part}.{kind}.parquet"
 
-    def optimal_part(self, mode: str, opener: str, kind: str) -> Path:
+    def optimal_part(self, mode: str, batch: str, kind: str) -> Path:
         """The summary or tree part of one solve_optimal job (the workflow's path)."""
-        return self.work / "optimal" / mode / f"{opener}.{kind}.parquet"
+        return self.work / "optimal" / mode / f"{batch}.{kind}.parquet"
 
     def plot(self, name: str) -> Path:
         return self.derived / "plots" / f"{name}.png"
@@ -621,8 +624,33 @@ def plan_of(settings: Settings) -> OptimalPlan:
 
 
 def optimal_jobs(result: ArtifactSet) -> list[tuple[str, str]]:
-    """(mode, opener) of the first solve_optimal jobs, chosen as the workflow chooses them."""
+    """(mode, opener) of the first openers proven, chosen as the workflow chooses them."""
     return optimal_stage.first_jobs(plan_of(result.settings), result.openers)
+
+
+def first_batches(result: ArtifactSet) -> dict[tuple[str, str], list[str]]:
+    """(mode, job name) -> openers of the first round's solve_optimal jobs."""
+    per_job = result.settings.optimal_openers_per_job
+    return optimal_stage.batches(optimal_jobs(result), per_job, optimal_stage.FIRST)
+
+
+def optimal_batches(result: ArtifactSet) -> dict[tuple[str, str], list[str]]:
+    """(mode, job name) -> openers of every solve_optimal job the set ran: the first
+    round's, then with certify each mode's next round."""
+    plan, batches = plan_of(result.settings), first_batches(result)
+    if plan.certify:
+        n_words = len(result.words_list)
+        for mode in plan.modes:
+            bounds = result.work / "optimal" / f"bounds-{mode}.parquet"
+            more = optimal_stage.next_jobs(plan, mode, bounds, optimal_jobs(result), n_words)
+            per_job = result.settings.optimal_openers_per_job
+            batches |= optimal_stage.batches(more, per_job, optimal_stage.NEXT)
+    return batches
+
+
+def optimal_summaries(result: ArtifactSet, batches: Iterable[tuple[str, str]]) -> list[Path]:
+    """The summary parts of the solve_optimal jobs `batches` ((mode, job name) pairs)."""
+    return [result.optimal_part(mode, batch, "summary") for mode, batch in batches]
 
 
 def solve_optimal_jobs(result: ArtifactSet, words: Path, patterns: list[Path]) -> None:
@@ -631,34 +659,27 @@ def solve_optimal_jobs(result: ArtifactSet, words: Path, patterns: list[Path]) -
     the screen parts; then merge_optimal. The jobs are chosen by the workflow's plan
     (pipeline.plan.optimal_stage)."""
     settings, plan = result.settings, plan_of(result.settings)
-    jobs = optimal_jobs(result)
-    _solve(result, words, patterns, jobs)
+    first = first_batches(result)
+    _solve(result, words, patterns, first)
     bounds = {mode: result.work / "optimal" / f"bounds-{mode}.parquet" for mode in plan.modes}
     if plan.certify:
         for mode in plan.modes:
-            _bound(result, words, patterns, mode, [result.optimal_part(m, o, "summary")
-                                                   for m, o in jobs])  # fmt: skip
-        n_words = len(words_artifact.read_word_index(words).words)
-        more = [
-            job
-            for mode in plan.modes
-            for job in optimal_stage.next_jobs(plan, mode, bounds[mode], jobs, n_words)
-        ]
-        _solve(result, words, patterns, more)
-        jobs += more
+            _bound(result, words, patterns, mode, optimal_summaries(result, first))
+    batches = optimal_batches(result)
+    _solve(result, words, patterns, {key: batches[key] for key in batches if key not in first})
     screen = optimal_stage.screen_jobs(plan, settings.screen_parts)
     for mode, part in screen:
         screen_openers(
             words=words, patterns=patterns, bounds=bounds[mode],
-            proven=[result.optimal_part(m, o, "summary") for m, o in jobs],
+            proven=optimal_summaries(result, batches),
             summary=result.screen_part(mode, part, "summary"),
             tree=result.screen_part(mode, part, "tree"), mode=mode, part=part,
             parts=settings.screen_parts, top=plan.top, max_guesses=settings.max_guesses,
         )  # fmt: skip
     merge_optimal(
         words=words,
-        summaries=[result.optimal_part(m, o, "summary") for m, o in jobs],
-        trees=[result.optimal_part(m, o, "tree") for m, o in jobs],
+        summaries=optimal_summaries(result, batches),
+        trees=[result.optimal_part(m, b, "tree") for m, b in batches],
         screen_summaries=[result.screen_part(m, p, "summary") for m, p in screen],
         screen_trees=[result.screen_part(m, p, "tree") for m, p in screen],
         bounds=[bounds[m] for m in plan.modes if plan.certify],
@@ -670,15 +691,16 @@ def solve_optimal_jobs(result: ArtifactSet, words: Path, patterns: list[Path]) -
     )
 
 
-def _solve(result: ArtifactSet, words: Path, patterns: list[Path], jobs: list) -> None:
-    for mode, opener in jobs:
+def _solve(result: ArtifactSet, words: Path, patterns: list[Path],
+           batches: dict[tuple[str, str], list[str]]) -> None:  # fmt: skip
+    for (mode, batch), openers in batches.items():
         solve_optimal(
             words=words,
             patterns=patterns,
-            summary=result.optimal_part(mode, opener, "summary"),
-            tree=result.optimal_part(mode, opener, "tree"),
+            summary=result.optimal_part(mode, batch, "summary"),
+            tree=result.optimal_part(mode, batch, "tree"),
             mode=mode,
-            opener=opener,
+            openers=openers,
             max_guesses=result.settings.max_guesses,
         )
 

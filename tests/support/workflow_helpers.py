@@ -87,7 +87,8 @@ FIXTURE_CONFIG = {
     "openers": {"parts": 2},
     "solver": {"openers_per_job": 1000},
     # Proven-optimal trees certified for the top opener of each mode (20 by default): the
-    # fewest openers the bounds cannot exclude, so the fewest solve_optimal jobs.
+    # fewest openers the bounds cannot exclude, so the least search (one solve_optimal
+    # job per mode and round: optimal.openers_per_job is 10).
     "optimal": {"top": 1, "screen_parts": 1},
 }
 

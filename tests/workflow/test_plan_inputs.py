@@ -10,6 +10,7 @@ import pytest
 from snakemake.io import IOFile
 
 from pipeline.artifacts import catalog, seal
+from pipeline.artifacts import optimal as store
 from pipeline.artifacts.openers import ranked_words
 from pipeline.plan.config_checks import SCHEMA, check_config
 from pipeline.plan.inputs import Inputs
@@ -59,12 +60,20 @@ def test_the_plan_chooses_the_optimal_jobs_the_workflow_ran(built_checkout, monk
     assert optimal["certify"]  # so the ranking's top 2K come first
     assert first == [(m, w) for m in optimal["modes"] for w in ranking[: 2 * optimal["top"]]]
     jobs = plan.optimal_jobs(EDITION)
-    folders = [built_checkout / catalog.OPTIMAL_SUMMARY.format(edition=EDITION, mode=m, opener="x")
-               for m in optimal["modes"]]  # fmt: skip
-    parts = [p for folder in folders for p in folder.parent.glob("*.summary.parquet")]
-    ran = {(p.parent.name, p.name.split(".")[0]) for p in parts}
     assert jobs[: len(first)] == first and len(set(jobs)) == len(jobs) > len(first)
-    assert set(jobs) == ran
+    batches = plan.optimal_batches(EDITION)
+    folder = built_checkout / catalog.OPTIMAL_SUMMARY.format(edition=EDITION, mode="x", batch="x")
+    parts = [p for p in folder.parent.parent.glob("*/*.summary.parquet")
+             if p.parent.name in optimal["modes"]]  # fmt: skip
+    assert set(batches) == {(p.parent.name, p.name.split(".")[0]) for p in parts}
+    # each job proves the openers the plan gave it, and every opener the plan chose once
+    for (mode, batch), openers in batches.items():
+        part = catalog.OPTIMAL_SUMMARY.format(edition=EDITION, mode=mode, batch=batch)
+        rows = store.read_part_summary(built_checkout / part).to_pylist()
+        assert [(r["mode"], r["opener"]) for r in rows] == [(mode, o) for o in openers]
+        params = SimpleNamespace(edition=EDITION, mode=mode, batch=batch)
+        assert plan.batch_openers(params) == openers
+    assert sorted((m, o) for (m, _), openers in batches.items() for o in openers) == sorted(jobs)
 
 
 def test_every_published_artifact_the_plan_names_is_built(built_checkout, monkeypatch):

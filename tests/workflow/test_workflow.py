@@ -29,6 +29,7 @@ from tests.support.fixtures import (
 from tests.support.workflow_helpers import (
     COMMONNESS_FILE,
     EDITION,
+    FIXTURE_CONFIG,
     OPTIMAL_STAGE,
     SNAKEMAKE,
     VERIFY,
@@ -298,7 +299,8 @@ def test_the_data_package_is_valid_by_the_standards_own_validator(built_checkout
 
 MERGED_FROM_PARTS = [
     "openers.parquet", "second_guesses.parquet", "benchmark_games.parquet",
-    "benchmark_summary.parquet", "score_model.parquet",
+    "benchmark_summary.parquet", "score_model.parquet", "optimal_openers.parquet",
+    "optimal_trees.parquet",
 ]  # fmt: skip
 
 
@@ -312,13 +314,16 @@ def without_parts(seal_text: bytes) -> dict:
 
 def test_two_clean_runs_give_identical_artifacts_whatever_the_split(built_checkout, tmp_path):
     """The second clean run splits the work otherwise (one opener job, not two; three
-    opener-benchmark jobs, not one) and runs on one core: other work files, but every raw
+    opener-benchmark jobs, not one; one opener per solve_optimal job, not all of a round;
+    two screen parts, not one) and runs on one core: other work files, but every raw
     input, artifact and the descriptor are the same bytes. Only the seals of the files
     merged from parts differ, in the parts they name. It and its dry run print no line
     over LONGEST_LINE characters."""
+    optimal = {**FIXTURE_CONFIG["optimal"], "openers_per_job": 1, "screen_parts": 2}
     other = make_checkout(
-        tmp_path / "split-otherwise", openers={"parts": 1}, solver={"openers_per_job": 20}
-    )
+        tmp_path / "split-otherwise", openers={"parts": 1}, solver={"openers_per_job": 20},
+        optimal=optimal,
+    )  # fmt: skip
     dry_run = snakemake(other, "--dry-run", cores=1)
     run = snakemake(other, cores=1)
     for printed in (dry_run, run):  # one short line per job, no file lists
@@ -329,6 +334,9 @@ def test_two_clean_runs_give_identical_artifacts_whatever_the_split(built_checko
     work = sorted(path.name for path in (other / parts).glob("*.parquet"))
     assert work == ["answers-0.parquet"]  # the prior part is the allowed list's
     assert len(list((built_checkout / parts).glob("answers-*.parquet"))) == 2
+    solved = f"data/work/{EDITION}/optimal"
+    jobs = [len(list((c / solved).glob("*/*.summary.parquet"))) for c in (other, built_checkout)]
+    assert jobs[0] > jobs[1]  # one job per opener against one per mode and round
     mine, theirs = artifact_files(other), artifact_files(built_checkout)
     published = {name for name in theirs if not name.startswith("work/")}
     assert {name for name in mine if not name.startswith("work/")} == published

@@ -84,6 +84,7 @@ get_optimum_openers = PLAN.optimum_openers
 get_first_parts = PLAN.first_parts
 get_bound_parts = PLAN.bound_parts
 get_optimal_parts = PLAN.optimal_parts
+get_batch_openers = PLAN.batch_openers
 get_screen_parts = PLAN.screen_parts
 get_optimal_setting = PLAN.optimal_param
 get_sealed_artifacts = PLAN.sealed_artifacts

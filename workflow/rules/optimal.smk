@@ -1,13 +1,15 @@
-# Proven-optimal decision trees. First one job per (mode, opener) for the top of the
-# two-step ranking (a checkpoint) and the openers named in config; then, to certify the
-# top list, screen jobs per (mode, part) bound every allowed word and prove those whose
-# bound does not exclude them. The parts are merged in (mode, opener) order.
+# Proven-optimal decision trees. First solve_optimal jobs for the top of the two-step
+# ranking (a checkpoint) and the openers named in config, up to optimal.openers_per_job
+# openers each; then, to certify the top list, bound jobs per (mode, part) bound every
+# allowed word, the lowest-bounded openers are proven by more solve_optimal jobs, and
+# screen jobs per (mode, part) prove those whose bound does not exclude them. The parts
+# are merged in (mode, opener) order.
 
 
 rule solve_optimal:
     wildcard_constraints:
         mode="normal|hard",
-        opener="[a-z]+",
+        batch=r"(first|next)-\d+",
     input:
         words=sealed(catalog.WORDS),
         patterns=get_answer_matrix,
@@ -17,7 +19,7 @@ rule solve_optimal:
     params:
         code("pipeline.stages.solve_optimal"),
         mode=lambda wildcards: wildcards.mode,
-        opener=lambda wildcards: wildcards.opener,
+        openers=get_batch_openers,
         max_guesses=config["optimal"]["max_guesses"],
     threads: 1
     resources:
@@ -25,9 +27,9 @@ rule solve_optimal:
     message:
         JOB_MESSAGE
     log:
-        "logs/solve_optimal/{edition}/{mode}-{opener}.log",
+        "logs/solve_optimal/{edition}/{mode}-{batch}.log",
     benchmark:
-        "logs/benchmarks/solve_optimal/{edition}/{mode}-{opener}.tsv"
+        "logs/benchmarks/solve_optimal/{edition}/{mode}-{batch}.tsv"
     script:
         "../scripts/solve_optimal.py"
 

@@ -13,8 +13,11 @@ in the list; each value depends only on the inputs, never on how the work was sp
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from typing import TypeVar
 
 import pyarrow as pa
+
+Item = TypeVar("Item")
 
 
 def stop_total(totals: Collection[int | None], top: int) -> int | None:
@@ -38,7 +41,7 @@ def contenders(bounds: Mapping[int, int | None], proven: Collection[int], limit:
     return [opener for _, opener in chosen]
 
 
-def deal(items: Sequence[int], part: int, parts: int) -> list[int]:
+def deal(items: Sequence[Item], part: int, parts: int) -> list[Item]:
     """Part `part` of `parts`: items part, part + parts, ... (the work of similar items
     spreads evenly)."""
     if not 0 <= part < parts:
