@@ -50,7 +50,7 @@ from pipeline.kernels.optimal_search.partition import (
 from pipeline.kernels.optimal_search.scan import node_allowed, trivial_value, weigh_guesses
 from pipeline.kernels.optimal_search.selby import guess_bound
 from pipeline.kernels.optimal_search.tuning import DEFAULT_OFF, REPLY_BLOCK
-from pipeline.kernels.optimal_search.weights import node_weight, weighted
+from pipeline.kernels.optimal_search.weights import class_share, node_total, weighted
 from pipeline.kernels.threads import take_in_threads, thread_count
 
 
@@ -119,7 +119,7 @@ def _weighted_bucket_floor(ctx, depth, answers) -> int:
     under weights only the heaviest reaches the floor 2W - heaviest), so none applies."""
     n = answers.shape[0]
     rem = ctx.params[P_MAXG] - depth
-    total, heaviest = node_weight(ctx.weights, answers)
+    total, heaviest = node_total(ctx.params, ctx.weights, answers)
     value = trivial_value(n, total, heaviest, rem, INF, False)
     if value >= 0:
         return value
@@ -169,14 +169,13 @@ def _split_floor(ctx, depth, answers, guess, cap) -> tuple[int, int]:
     bound, pending = ctx.cls_lb[depth], ctx.cls_pend[depth]
     first, n_pending = static_bounds(ctx, depth)
     sort_by_size(pending, n_pending, sizes)
-    weighted_search = weighted(ctx.params)  # a class's share of this guess: its weight
     total = first
     for i in range(n_pending):
         if total >= cap:
             break
         p = pending[i]
         c = sizes[p]
-        weight = ctx.cls_w[depth, p] if weighted_search else np.int64(c)
+        weight = class_share(ctx.params, ctx.cls_w[depth, p], c)
         total -= bound[p]
         enter_class(ctx, depth, guess, p)
         child = part[starts[p] : starts[p] + c]

@@ -44,8 +44,8 @@ SearchContext = namedtuple(
         "m",  # (G, A) pattern ids (uint8 up to 5 letters, else uint16), rows are guesses
         "mt",  # (A, G) transposed copy: a full scan streams one row per answer
         "answer_rows",  # (A,) int32 word row of each answer column
-        "weights",  # (A,) int64 positive weight of each answer column (the uniform search,
-        # params[P_WEIGHTED] 0: all 1, read only off its hot paths; see weights.py)
+        "weights",  # (A,) int64 positive weight of each answer column; empty for the
+        # uniform search (params[P_WEIGHTED] 0), which reads none (see weights.py)
         "letters",  # (G, L) uint8 letter codes (hard mode)
         "packed",  # (G, 3 or 5) uint64 packed letters and letter counts (hard mode)
         "digits",  # (3**L, L) uint8 colour of each position of each pattern
@@ -107,8 +107,8 @@ def build_context(
     params[P_MAXPAT] = max_replies(matrix, n_patterns) if most is None else most
     params[P_FLAGS] = flags
     params[P_WEIGHTED] = int(weights is not None)
-    if weights is None:
-        weights = np.ones(n_answers, dtype=np.int64)
+    if weights is None:  # uniform: no weights to read (see weights.py)
+        weights = np.zeros(0, dtype=np.int64)
     allowed = np.zeros((depths, n_guesses), dtype=np.int32)
     allowed[0] = np.arange(n_guesses, dtype=np.int32)
     n_allowed = np.zeros(depths, dtype=np.int64)

@@ -22,7 +22,7 @@ import numpy as np
 from pipeline.kernels.jit import njit
 from pipeline.kernels.optimal_search.context import INF, P_HARD, P_MAXG
 from pipeline.kernels.optimal_search.memo import memo_hash, memo_store
-from pipeline.kernels.optimal_search.weights import weighted
+from pipeline.kernels.optimal_search.weights import class_share
 
 
 @njit(cache=True, nogil=True)
@@ -58,7 +58,6 @@ def infer_bounds(ctx, depth, p, low) -> None:
     """After class p at `depth` was proven to cost >= low more guesses (state of depth + 1
     still describes class p), store the implied bounds of unions of classes."""
     sizes, bound = ctx.cls_size[depth], ctx.cls_lb[depth]
-    weighted_search = weighted(ctx.params)
     length = ctx.letters.shape[1]
     for i in range(length):
         w = 3**i
@@ -80,7 +79,7 @@ def infer_bounds(ctx, depth, p, low) -> None:
                 q = base + a * w
                 if sizes[q] > 0:  # the class's bound less its share of this guess
                     total += max(
-                        bound[q] - (ctx.cls_w[depth, q] if weighted_search else sizes[q]), 0
+                        bound[q] - class_share(ctx.params, ctx.cls_w[depth, q], sizes[q]), 0
                     )
                     parts += 1
             if parts >= 2:

@@ -110,8 +110,9 @@ from pipeline.kernels.optimal_search.tuning import (
     F_SMALLEST_FIRST,
 )
 from pipeline.kernels.optimal_search.weights import (
+    class_share,
     heaviest_answer,
-    node_weight,
+    node_total,
     weighted,
 )
 
@@ -148,13 +149,11 @@ def _prologue(ctx, depth, answers, beta, fast):
     """
     n = answers.shape[0]
     rem = ctx.params[P_MAXG] - depth
-    total, heaviest = np.int64(n), np.int64(1)
-    if weighted(ctx.params):
-        total, heaviest = node_weight(ctx.weights, answers)
+    total, heaviest = node_total(ctx.params, ctx.weights, answers)
     value = trivial_value(n, total, heaviest, rem, beta, switched_on(ctx, F_GUESS_BOUND))
     if value >= 0:
         if n <= 2:
-            ctx.best[depth] = heaviest_answer(ctx.answer_rows, ctx.weights, answers)
+            ctx.best[depth] = heaviest_answer(ctx.params, ctx.answer_rows, ctx.weights, answers)
         return True, value, np.uint64(0), 0
     key, slot = _recall(ctx, depth, answers)
     known = 0
@@ -199,12 +198,11 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
         sizes, starts = ctx.cls_size[depth], ctx.cls_start[depth]
         bound, pending, part = ctx.cls_lb[depth], ctx.cls_pend[depth], ctx.part[depth]
         cheap = switched_on(ctx, F_CHEAP_PASS)
-        weighted_search = weighted(ctx.params)  # a class's share of this guess: its weight
         still = np.int64(0) if cheap else n_pending
         for i in range(n_pending if cheap else 0):  # pass 2: cheap exact values and bounds
             p = pending[i]
             c = sizes[p]
-            weight = ctx.cls_w[depth, p] if weighted_search else np.int64(c)
+            weight = class_share(ctx.params, ctx.cls_w[depth, p], c)
             enter_class(ctx, depth, guess, p)
             total -= bound[p]
             child = part[starts[p] : starts[p] + c]
@@ -232,7 +230,7 @@ def search(ctx, depth, answers, beta, fast, guess) -> int:
             for i in range(still):
                 p = pending[i]
                 c = sizes[p]
-                weight = ctx.cls_w[depth, p] if weighted_search else np.int64(c)
+                weight = class_share(ctx.params, ctx.cls_w[depth, p], c)
                 enter_class(ctx, depth, guess, p)
                 total -= bound[p]
                 child = part[starts[p] : starts[p] + c]
@@ -339,7 +337,7 @@ def tree_guess(ctx, depth, n, canonical) -> int:
     known = ctx.best[depth]
     if value >= INF or not canonical:
         return known if value < INF else -1
-    total, _ = node_weight(ctx.weights, answers)
+    total, _ = node_total(ctx.params, ctx.weights, answers)
     for i in range(ctx.n_allowed[depth]):
         guess = ctx.allowed[depth, i]
         if guess >= known:

@@ -31,7 +31,7 @@ from pipeline.kernels.optimal_search.partition import (
     gather_replies,
     weighted_class_stats,
 )
-from pipeline.kernels.optimal_search.selby import guess_bound
+from pipeline.kernels.optimal_search.selby import guess_bound, weighted_guess_bound
 from pipeline.kernels.optimal_search.tuning import (
     F_COLLISIONS,
     F_DISTINCT,
@@ -43,7 +43,7 @@ from pipeline.kernels.optimal_search.tuning import (
     F_SHORTCUTS,
     REPLY_BLOCK,
 )
-from pipeline.kernels.optimal_search.weights import node_weight, weighted
+from pipeline.kernels.optimal_search.weights import node_total, weighted
 
 
 # Inlined: numba types each flag constant a caller passes as a literal of its own, so a
@@ -77,12 +77,12 @@ def trivial_value(n: int, total: int, heaviest: int, rem: int, beta: int, bounde
 
 @njit(cache=True, nogil=True)
 def weighted_stats(replies, answers, weights, cnt, heaviest, all_green, total):
-    """(k, sum of c^2, hit, guess_bound) of one guess from its replies to H of weight
+    """(k, sum of c^2, hit, weighted_guess_bound) of one guess from its replies to H of weight
     `total`, under weights. Plain arrays: numba passes a context by value."""
     k, s2, hit_weight, heaviest_sum = weighted_class_stats(
         replies, answers, weights, cnt, heaviest, all_green
     )
-    return k, s2, int(hit_weight > 0), guess_bound(total, heaviest_sum, hit_weight)
+    return k, s2, int(hit_weight > 0), weighted_guess_bound(total, heaviest_sum, hit_weight)
 
 
 @njit(cache=True, nogil=True)
@@ -115,7 +115,7 @@ def scan_guesses(ctx, depth, answers, allowed, beta):
     """
     n = answers.shape[0]
     all_green, weighted_search = ctx.params[P_ALLGREEN], weighted(ctx.params)
-    total = node_weight(ctx.weights, answers)[0] if weighted_search else n
+    total = node_total(ctx.params, ctx.weights, answers)[0]
     top_k = ctx.params[P_TOPK] if n > ctx.params[P_EXACT] else 0
     keys = ctx.keys[depth]
     lbs = ctx.lbs[depth]
@@ -237,7 +237,7 @@ def order_keys(ctx, depth, answers, allowed):
     which top_k picks a node's first guesses): (2 * sum c^2 + n * lb) << ID_BITS | row."""
     n = answers.shape[0]
     all_green, weighted_search = ctx.params[P_ALLGREEN], weighted(ctx.params)
-    total = node_weight(ctx.weights, answers)[0] if weighted_search else n
+    total = node_total(ctx.params, ctx.weights, answers)[0]
     keys = np.empty(allowed.shape[0], dtype=np.int64)
     count = 0
     if weighted_search:

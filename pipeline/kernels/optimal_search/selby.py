@@ -21,13 +21,18 @@ def guess_bound(n: int, k: int, hit: int) -> int:
     guess, and each other class of c answers at least 2c - 1 more (one answer guessed
     next, the others at least two more each): n + sum (2c - 1) = 3n - k - hit. Exact
     when every class has at most two answers.
-
-    Weighted (each answer a positive integer weight, the total the sum of weight x
-    guesses): the same bound with n the node's weight, k the sum over the classes of
-    each class's heaviest answer (the one guessed next at best) and hit the weight of
-    the guess itself if it is an answer there; equal weights of 1 give the counts back.
     """
-    return 3 * n - k - hit
+    return weighted_guess_bound(n, k, hit)
+
+
+@njit(cache=True, nogil=True)
+def weighted_guess_bound(total: int, heaviest_sum: int, hit_weight: int) -> int:
+    """guess_bound under answer weights (each answer a positive integer weight, the total
+    the sum of weight x guesses), at a node of weight `total`: heaviest_sum is the sum
+    over the guess's classes of each class's heaviest answer (the one guessed next at
+    best), hit_weight the weight of the guess itself if it is an answer there. Weights
+    of 1 give guess_bound's counts back (n, k, hit)."""
+    return 3 * total - heaviest_sum - hit_weight
 
 
 @njit(cache=True, nogil=True)

@@ -38,7 +38,7 @@ from pipeline.kernels.optimal_search.hard_state import child_state, filter_allow
 from pipeline.kernels.optimal_search.inputs import search_context
 from pipeline.kernels.optimal_search.memo import clear_memo
 from pipeline.kernels.optimal_search.selby import weighted_class_bound
-from pipeline.kernels.optimal_search.weights import heaviest_answer
+from pipeline.kernels.optimal_search.weights import heaviest_answer, node_total
 
 TREE_FIELDS = ("node_id", "parent_id", "pattern", "guess", "n_answers", "depth")
 WordLists = namedtuple("WordLists", ["words", "encoded", "matrix", "answer_rows"])
@@ -261,7 +261,7 @@ def _extract_tree(ctx, matrix, opener, hard, canonical) -> tuple[dict, tuple[int
                                                       canonical)  # fmt: skip
         node = len(rows)
         rows.append((node, parent, pattern, guess, len(answers), depth + 1))
-        total += int(ctx.weights[answers].sum())
+        total += int(node_total(ctx.params, ctx.weights, answers)[0])
         replies = matrix[guess, answers]
         children = []
         for reply in np.unique(replies):
@@ -281,7 +281,7 @@ def _extract_tree(ctx, matrix, opener, hard, canonical) -> tuple[dict, tuple[int
 def _node_guess(ctx, depth, answers, allowed, green, mins, canonical) -> int:
     """The guess the tree plays at an inner node (see the module docstring for which)."""
     if len(answers) <= 2:  # guess an answer, the heavier (the lower row of two alike)
-        return int(heaviest_answer(ctx.answer_rows, ctx.weights, answers))
+        return int(heaviest_answer(ctx.params, ctx.answer_rows, ctx.weights, answers))
     ctx.part[-1, : len(answers)] = answers
     ctx.allowed[depth, : len(allowed)] = allowed
     ctx.n_allowed[depth] = len(allowed)

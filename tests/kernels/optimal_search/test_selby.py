@@ -14,7 +14,12 @@ from collections import defaultdict
 import pytest
 
 from pipeline.kernels.optimal_search.context import INF as NO_LIMIT
-from pipeline.kernels.optimal_search.selby import class_bound, guess_bound, weighted_class_bound
+from pipeline.kernels.optimal_search.selby import (
+    class_bound,
+    guess_bound,
+    weighted_class_bound,
+    weighted_guess_bound,
+)
 from tests.support.naive import feedback
 from tests.support.optimal_reference import (
     CASES,
@@ -69,7 +74,7 @@ def check_node(reference: BruteForce, answers, left: int, allowed) -> int:
         hit = weight[green[0]] if green else 0
         exact = reference.play(answers, left, allowed, guess)
         if exact != INF:
-            assert guess_bound(n, heaviest, hit) <= exact, (sorted(answers), guess)
+            assert weighted_guess_bound(n, heaviest, hit) <= exact, (sorted(answers), guess)
             checked += 1
         for reply, members in classes.items():
             total, top = sum(weight[a] for a in members), max(weight[a] for a in members)
@@ -109,8 +114,11 @@ def test_each_bound_is_at_most_the_exact_value(case, hard, weighted):
 def test_the_bounds_are_met_exactly_where_selby_says():
     """By hand: a class of two answers weighing 2 and 5 costs this guess (7) and then 5 x 1
     + 2 x 2 = 9 with the heavier guessed first: 16 = 3 x 7 - 5. A node of three answers
-    that the guess tells apart, the guess one of them: 3 x 3 - 3 - 1 = 5 (1 + 2 + 2)."""
+    that the guess tells apart, the guess one of them: 3 x 3 - 3 - 1 = 5 (1 + 2 + 2); the
+    same three weighing 4, 1 and 2, the guess the one of 4: 4 + 2 x 1 + 2 x 2 = 10 =
+    3 x 7 - 7 - 4."""
     assert weighted_class_bound(2, 7, 5, False, NO_LIMIT) == 16
     assert guess_bound(3, 3, 1) == 5
+    assert weighted_guess_bound(7, 4 + 1 + 2, 4) == 10
     assert [class_bound(c, False, NO_LIMIT) for c in (1, 2, 3)] == [2, 5, 8]
     assert class_bound(5, False, 3) == 3 * 5 - 1 + 2  # at most 3 replies: c - 3 more
