@@ -78,10 +78,15 @@ def bench_certify(workdir: Path, edition: str, mirror: Path, cores: int = 2) -> 
     cpu = {rule: job_seconds(workdir, rule, edition) for rule in STAGE_RULES}
     spans = {rule: job_spans(workdir, rule, edition) for rule in STAGE_RULES}
     for mode in ("normal", "hard"):
-        parts = (workdir / "data" / "work" / edition / "optimal" / mode).glob("*.summary.parquet")
-        solved = sum(pl.read_parquet(part).height for part in parts)
+        solved = solved_openers(workdir, edition, mode)
         print_mode(table.filter(pl.col("mode") == mode), mode, cpu, spans, solved)
     bench_bound_quality(workdir, mirror, edition)
+
+
+def solved_openers(workdir: Path, edition: str, mode: str) -> int:
+    """The openers the solve_optimal jobs of `mode` proved: the rows of their parts."""
+    parts = (workdir / "data" / "work" / edition / "optimal" / mode).glob("*.summary.parquet")
+    return sum(pl.read_parquet(part).height for part in parts)
 
 
 def print_mode(rows: pl.DataFrame, mode: str, cpu: dict, spans: dict, solved_openers: int

@@ -194,33 +194,21 @@ class Inputs:
     def first_batches(self, edition: str) -> dict[tuple[str, str], list[str]]:
         """(mode, job name) -> openers of the solve_optimal jobs of the first round."""
         per_job = self.config["optimal"]["openers_per_job"]
-        return optimal_stage.batches(self.first_jobs(edition), per_job, optimal_stage.FIRST)
-
-    def next_batches(self, edition: str, mode: str) -> dict[tuple[str, str], list[str]]:
-        """(mode, job name) -> openers of the solve_optimal jobs of `mode`'s next round."""
-        per_job = self.config["optimal"]["openers_per_job"]
-        return optimal_stage.batches(self.next_jobs(edition, mode), per_job, optimal_stage.NEXT)
+        return optimal_stage.batches(self.first_jobs(edition), per_job)
 
     def optimal_batches(self, edition: str) -> dict[tuple[str, str], list[str]]:
         """Every solve_optimal job of the edition: the first round, then each mode's next."""
         modes = optimal_stage.optimal_plan(self.config, edition).modes
         batches = self.first_batches(edition)
+        per_job = self.config["optimal"]["openers_per_job"]
         for mode in modes:
-            batches |= self.next_batches(edition, mode)
+            batches |= optimal_stage.batches(self.next_jobs(edition, mode), per_job)
         return batches
 
     def batch_openers(self, wildcards: Any) -> list[str]:
-        """A param: the openers of one solve_optimal job. A job the plan does not have
-        (a file asked for by name) stops the run as one line."""
-        edition, mode, batch = wildcards.edition, wildcards.mode, wildcards.batch
-        if batch.startswith(optimal_stage.FIRST):
-            batches = self.first_batches(edition)
-        else:
-            batches = self.next_batches(edition, mode)
-        if (mode, batch) not in batches:
-            stop(f"wordle: no solve_optimal job {mode}/{batch} in edition {edition}'s plan "
-                 f"(it has {', '.join(f'{m}/{b}' for m, b in batches) or 'none'})")  # fmt: skip
-        return batches[(mode, batch)]
+        """A param: the openers of one solve_optimal job, from its name alone (a param
+        that read a checkpoint's output would need it as an input of the job)."""
+        return optimal_stage.batch_openers(wildcards.batch)
 
     def first_parts(self, wildcards: Any) -> list[str]:
         """The summary parts of the first round's solve_optimal jobs (bound_openers' cap)."""

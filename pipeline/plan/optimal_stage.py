@@ -6,8 +6,11 @@ so that the Snakefile's input functions and the tests' artifact set
 (tests/support/artifact_set.py) choose the same jobs.
 
 The plan chooses openers, as (mode, opener) pairs; `batches` then groups each round's
-openers into solve_optimal jobs (config optimal.openers_per_job), named by the round
-(FIRST: the top of the ranking; NEXT: those a mode's bounds leave) and a number.
+openers (the top of the ranking first, then those a mode's bounds leave) into
+solve_optimal jobs of up to config optimal.openers_per_job openers. A job is named by its
+openers, joined by "+" (batch_name): its output's name alone says what it proves, so no
+job depends on a checkpoint's output through its params, and one whose openers did not
+change is not rerun.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from pipeline.core.errors import PipelineError
 from pipeline.plan.config_checks import stop
 from pipeline.plan.editions import edition_settings
 
-FIRST, NEXT = "first", "next"  # the rounds of solve_optimal jobs, in the jobs' names
+BATCH_SEPARATOR = "+"  # between the openers in a solve_optimal job's name
 
 
 def optimal_plan(config: Mapping[str, Any], edition: str) -> OptimalPlan:
@@ -54,19 +57,29 @@ def next_jobs(plan: OptimalPlan, mode: str, bounds: str | Path, jobs: list[tuple
     return [(mode, opener) for opener in chosen]
 
 
-def batches(jobs: Sequence[tuple[str, str]], per_job: int, round_name: str
-            ) -> dict[tuple[str, str], list[str]]:  # fmt: skip
+def batches(jobs: Sequence[tuple[str, str]], per_job: int) -> dict[tuple[str, str], list[str]]:
     """(mode, job name) -> openers of each solve_optimal job of one round: each mode's
     openers of `jobs`, in their order, dealt out over as few jobs of at most `per_job` as
     hold them (job k of n takes ranks k, k + n, ...: the ranks cost alike, so the jobs
-    do); job k is named `round_name`-k."""
+    do), each named by batch_name."""
     chosen: dict[tuple[str, str], list[str]] = {}
     for mode in dict.fromkeys(m for m, _ in jobs):
         openers = [opener for m, opener in jobs if m == mode]
         count = -(-len(openers) // per_job)
         for k in range(count):
-            chosen[(mode, f"{round_name}-{k}")] = deal(openers, k, count)
+            mine = deal(openers, k, count)
+            chosen[(mode, batch_name(mine))] = mine
     return chosen
+
+
+def batch_name(openers: Sequence[str]) -> str:
+    """The name of the solve_optimal job proving `openers`, in order ("tarse+salet")."""
+    return BATCH_SEPARATOR.join(openers)
+
+
+def batch_openers(name: str) -> list[str]:
+    """The openers a solve_optimal job's name says it proves (batch_name's inverse)."""
+    return name.split(BATCH_SEPARATOR)
 
 
 def screen_jobs(plan: OptimalPlan, parts: int) -> list[tuple[str, int]]:

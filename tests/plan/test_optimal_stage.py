@@ -29,16 +29,19 @@ def test_top_count_is_a_number_or_every_word():
 
 def test_each_rounds_openers_are_dealt_by_rank_over_as_few_jobs_as_hold_them():
     jobs = [("normal", w) for w in WORDS] + [("hard", w) for w in WORDS[:2]]
-    assert optimal_stage.batches(jobs, 3, optimal_stage.FIRST) == {
-        ("normal", "first-0"): ["aback", "dwell", "gamer"],
-        ("normal", "first-1"): ["blunt", "eerie"],
-        ("normal", "first-2"): ["cigar", "focal"],
-        ("hard", "first-0"): ["aback", "blunt"],
+    assert optimal_stage.batches(jobs, 3) == {
+        ("normal", "aback+dwell+gamer"): ["aback", "dwell", "gamer"],
+        ("normal", "blunt+eerie"): ["blunt", "eerie"],
+        ("normal", "cigar+focal"): ["cigar", "focal"],
+        ("hard", "aback+blunt"): ["aback", "blunt"],
     }
-    assert optimal_stage.batches(jobs, 1, optimal_stage.NEXT)[("normal", "next-6")] == ["gamer"]
-    every = optimal_stage.batches(jobs, 100, optimal_stage.NEXT)
-    assert every == {("normal", "next-0"): WORDS, ("hard", "next-0"): WORDS[:2]}
-    assert optimal_stage.batches([], 3, optimal_stage.FIRST) == {}
+    one_each = optimal_stage.batches(jobs, 1)  # each job named by its one opener
+    assert one_each[("normal", "gamer")] == ["gamer"] and len(one_each) == len(jobs)
+    every = optimal_stage.batches(jobs, 100)
+    assert every == {("normal", "+".join(WORDS)): WORDS, ("hard", "aback+blunt"): WORDS[:2]}
+    assert optimal_stage.batches([], 3) == {}
+    for (_, name), openers in every.items():  # the name alone gives the job's openers
+        assert optimal_stage.batch_openers(name) == openers
 
 
 def test_the_first_jobs_are_the_top_of_the_ranking_then_the_named_openers_in_every_mode():

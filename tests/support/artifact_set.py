@@ -631,7 +631,7 @@ def optimal_jobs(result: ArtifactSet) -> list[tuple[str, str]]:
 def first_batches(result: ArtifactSet) -> dict[tuple[str, str], list[str]]:
     """(mode, job name) -> openers of the first round's solve_optimal jobs."""
     per_job = result.settings.optimal_openers_per_job
-    return optimal_stage.batches(optimal_jobs(result), per_job, optimal_stage.FIRST)
+    return optimal_stage.batches(optimal_jobs(result), per_job)
 
 
 def optimal_batches(result: ArtifactSet) -> dict[tuple[str, str], list[str]]:
@@ -644,7 +644,7 @@ def optimal_batches(result: ArtifactSet) -> dict[tuple[str, str], list[str]]:
             bounds = result.work / "optimal" / f"bounds-{mode}.parquet"
             more = optimal_stage.next_jobs(plan, mode, bounds, optimal_jobs(result), n_words)
             per_job = result.settings.optimal_openers_per_job
-            batches |= optimal_stage.batches(more, per_job, optimal_stage.NEXT)
+            batches |= optimal_stage.batches(more, per_job)
     return batches
 
 

@@ -73,8 +73,15 @@ def test_the_stage_lines_per_mode(built_checkout, capsys):
     spans = {rule: certify.job_spans(built_checkout, rule, EDITION) for rule in certify.STAGE_RULES}
     for mode in store.MODES:
         rows = table.filter(pl.col("mode") == mode)
-        certify.print_mode(rows, mode, cpu, spans)
+        solved = certify.solved_openers(built_checkout, EDITION, mode)
+        certify.print_mode(rows, mode, cpu, spans, solved)
         out = capsys.readouterr().out
+        jobs = [name for name in cpu["solve_optimal"] if name.startswith(f"{mode}-")]
+        assert solved > len(jobs) > 0  # a job proves several openers (optimal.openers_per_job)
+        assert re.search(
+            rf"openers proven as jobs \(ranking's 2K, lowest bounds\) +{solved}\.000 ", out
+        )
+        assert re.search(rf"solve_optimal jobs +{len(jobs)}\.000 ", out)
         searched = rows.filter(pl.col("nodes") > 0).height
         bound_cpu = sum(s for name, s in cpu["bound_openers"].items() if name.startswith(mode))
         assert re.search(rf"words searched \(proofs and screen\) +{searched}\.000 ", out)

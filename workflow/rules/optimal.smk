@@ -9,7 +9,7 @@
 rule solve_optimal:
     wildcard_constraints:
         mode="normal|hard",
-        batch=r"(first|next)-\d+",
+        batch=r"[a-z]+(\+[a-z]+)*",
     input:
         words=sealed(catalog.WORDS),
         patterns=get_answer_matrix,
