@@ -172,9 +172,11 @@ class Inputs:
         with optimal_stage.stop_as_one_line(self.config, edition):
             return optimal_stage.first_jobs(optimal_stage.optimal_plan(self.config, edition), rank)
 
-    def next_jobs(self, edition: str, mode: str) -> list[tuple[str, str]]:
-        """(mode, opener) of the openers of `mode` proven next, when the edition certifies
-        its top list: those its merge_bounds checkpoint leaves (none otherwise)."""
+    def next_jobs(self, edition: str, mode: str, first: list[tuple[str, str]]
+                  ) -> list[tuple[str, str]]:  # fmt: skip
+        """(mode, opener) of the openers of `mode` proven next, after `first` (first_jobs),
+        when the edition certifies its top list: those its merge_bounds checkpoint leaves
+        (none otherwise)."""
         plan = optimal_stage.optimal_plan(self.config, edition)
         if not plan.certify:
             return []
@@ -182,14 +184,7 @@ class Inputs:
         bounds = checkpoint_output(merge, "bounds", edition=edition, mode=mode)
         n_words = len(self.word_index(edition).words)
         with optimal_stage.stop_as_one_line(self.config, edition):
-            return optimal_stage.next_jobs(plan, mode, bounds, self.first_jobs(edition), n_words)
-
-    def optimal_jobs(self, edition: str) -> list[tuple[str, str]]:
-        """(mode, opener) of every opener proven: the first ones, then each mode's next."""
-        modes = optimal_stage.optimal_plan(self.config, edition).modes
-        return self.first_jobs(edition) + [
-            job for mode in modes for job in self.next_jobs(edition, mode)
-        ]
+            return optimal_stage.next_jobs(plan, mode, bounds, first, n_words)
 
     def first_batches(self, edition: str) -> dict[tuple[str, str], list[str]]:
         """(mode, job name) -> openers of the solve_optimal jobs of the first round."""
@@ -199,10 +194,10 @@ class Inputs:
     def optimal_batches(self, edition: str) -> dict[tuple[str, str], list[str]]:
         """Every solve_optimal job of the edition: the first round, then each mode's next."""
         modes = optimal_stage.optimal_plan(self.config, edition).modes
-        batches = self.first_batches(edition)
-        per_job = self.config["optimal"]["openers_per_job"]
+        first, per_job = self.first_jobs(edition), self.config["optimal"]["openers_per_job"]
+        batches = optimal_stage.batches(first, per_job)
         for mode in modes:
-            batches |= optimal_stage.batches(self.next_jobs(edition, mode), per_job)
+            batches |= optimal_stage.batches(self.next_jobs(edition, mode, first), per_job)
         return batches
 
     def batch_openers(self, wildcards: Any) -> list[str]:
@@ -230,6 +225,12 @@ class Inputs:
         fields = {"edition": wildcards.edition, "mode": wildcards.mode}
         parts = range(self.config["optimal"]["screen_parts"])
         return sealed(*[catalog.BOUNDS_PART.format(**fields, part=p) for p in parts])
+
+    def merged_bounds(self, wildcards: Any) -> list[str]:
+        """Each mode's merged bounds, once, when the edition certifies its top list."""
+        plan = optimal_stage.optimal_plan(self.config, wildcards.edition)
+        modes = plan.modes if plan.certify else ()
+        return sealed(*[catalog.BOUNDS.format(edition=wildcards.edition, mode=m) for m in modes])
 
     def screen_parts(self, pattern: str) -> InputFunction:
         """The `pattern` file of every screen job of the edition (none when it does not

@@ -67,7 +67,6 @@ def merge_optimal(
     """The rows of every searched opener, and with `certify` of every other allowed word
     (its bounds), sorted by (mode, opener), each tree one row group, so the split into
     jobs changes no byte; with `certify`, each mode's certified top list is marked."""
-    bounds = list(dict.fromkeys(bounds))  # the rule names each mode's once per screen job
     rows, nodes = _read_parts(words, [*summaries, *screen_summaries], [*trees, *screen_trees])
     for path in bounds:
         check_built_from(path, "words", words)

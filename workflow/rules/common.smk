@@ -86,6 +86,7 @@ get_bound_parts = PLAN.bound_parts
 get_optimal_parts = PLAN.optimal_parts
 get_batch_openers = PLAN.batch_openers
 get_screen_parts = PLAN.screen_parts
+get_merged_bounds = PLAN.merged_bounds
 get_optimal_setting = PLAN.optimal_param
 get_sealed_artifacts = PLAN.sealed_artifacts
 expand_editions = PLAN.expand_editions

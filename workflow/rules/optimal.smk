@@ -124,7 +124,7 @@ rule merge_optimal:
         trees=get_optimal_parts(catalog.OPTIMAL_TREE),
         screen_summaries=get_screen_parts(catalog.SCREEN_SUMMARY),
         screen_trees=get_screen_parts(catalog.SCREEN_TREE),
-        bounds=get_screen_parts(catalog.BOUNDS),
+        bounds=get_merged_bounds,
     output:
         optimal_openers=sealed(catalog.OPTIMAL_OPENERS),
         optimal_trees=sealed(catalog.OPTIMAL_TREES),
